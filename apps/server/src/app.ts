@@ -1,0 +1,52 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db';
+import authPlugin from './plugins/auth';
+import errorsPlugin from './plugins/errors';
+import securityPlugin from './plugins/security';
+import servicesPlugin from './plugins/services';
+import mediaPlugin from './modules/media/plugin';
+import healthRoutes from './modules/health/plugin';
+import webPlugin from './modules/web/plugin';
+import { areaPlugins } from './modules';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Run background jobs in this process (the default; tests drain the queue themselves). */
+  runJobs?: boolean;
+  /** Where the built web app is (tests pass a fixture). */
+  webDistDir?: string;
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the application without listening, so tests drive it with `app.inject`. Load order: shared services, then
+ * ecosystem plugins, then the areas' routes.
+ */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(servicesPlugin, { config, database: options.database, runJobs: options.runJobs ?? true });
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(multipart, {
+    limits: { fileSize: Math.max(config.MAX_IMAGE_MB, config.MAX_VIDEO_MB), files: 50, fields: 100, fieldSize: 200_000 },
+  });
+  await app.register(authPlugin);
+  await app.register(mediaPlugin);
+  await app.register(webPlugin, { distDir: options.webDistDir });
+  await app.register(healthRoutes);
+  for (const area of areaPlugins) await app.register(area);
+  return app as unknown as FastifyInstance;
+}

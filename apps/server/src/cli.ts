@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase, type Database } from './db';
+import { upsertSuper } from './services/accounts';
+
+/**
+ * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
+ * Areas add their commands to `commands`.
+ */
+type Command = { usage: string; run: (args: string[], database: Database) => Promise<number> };
+
+export const commands: Record<string, Command> = {
+  'create-super': {
+    usage: 'create-super <email> <password>   create or promote an active super account',
+    async run(args, database) {
+      const [email, password] = args;
+      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+        console.error('create-super: give a valid e-mail address');
+        return 2;
+      }
+      if (!password || password.length < 10) {
+        console.error('create-super: the password must be at least 10 characters');
+        return 2;
+      }
+      const { created } = await upsertSuper(database.db, email, password);
+      console.log(`${created ? 'Created' : 'Promoted'} super account ${email.toLowerCase()}`);
+      return 0;
+    },
+  },
+};
+
+async function main() {
+  const [name, ...args] = process.argv.slice(2);
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    console.error(`Usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`);
+    process.exit(name ? 2 : 0);
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: path.join(config.dataDir, 'pglite') });
+  try {
+    process.exitCode = await command.run(args, database);
+  } finally {
+    await database.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
+  void main();
+}

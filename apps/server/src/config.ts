@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * All configuration comes from environment variables, validated once at start. A bad value stops the start with a
+ * message naming the variable (ConfigError), never a stack trace.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .refine((n) => n > 0 && n <= max, { error: `must be between 1 and ${max}` });
+
+const megabytes = positiveInt(100_000).transform((n) => n * 1024 * 1024);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  PORT: positiveInt(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  SITE_NAME: z.string().min(1).max(100).default('Amhara Genocide Watch'),
+  HASHTAG_WORD: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, { error: 'must be letters, digits or _ (it follows #Stop)' })
+    .default('AmharaGenocide'),
+  CONTACT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('contact@example.org'),
+  SOCIAL_URL: url(['http:', 'https:']).default('https://x.com/'),
+  MERCHANDISE_URL: url(['http:', 'https:']).optional(),
+  RELATED_SITES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return [] as { label: string; url: string }[];
+      const out: { label: string; url: string }[] = [];
+      for (const part of v.split(',')) {
+        const [label, link] = part.split('|').map((s) => s.trim());
+        if (!label || !link || !/^https?:\/\//.test(link)) {
+          ctx.addIssue({ code: 'custom', message: 'must be "Label|https://url" entries separated by commas' });
+          return z.NEVER;
+        }
+        out.push({ label, url: link });
+      }
+      return out;
+    }),
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  JWT_TTL_HOURS: positiveInt(24 * 90).default(24 * 7),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  MAX_IMAGE_MB: megabytes.default(20),
+  MAX_VIDEO_MB: megabytes.default(1024),
+  CACHE_MAX_MB: positiveInt(10_000).default(64),
+  CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),
+  SAMPLE_DATA: bool.optional(),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  jwtSecret: string;
+  publicUrl: string;
+  /** Sample content is inserted into an empty database outside production unless SAMPLE_DATA=false. */
+  sampleData: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates configuration. `env` defaults to process.env; tests pass their own. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", so `FOO= npm start` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])] ?? null)})`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: must be set when STORAGE=s3');
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) problems.push('PUBLIC_URL: must be set when NODE_ENV=production');
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    ...e,
+    dataDir,
+    jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    sampleData: e.SAMPLE_DATA ?? e.NODE_ENV !== 'production',
+  };
+}
+
+/** A random secret generated once and kept in the data folder, so tokens survive restarts without a hard-coded key. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

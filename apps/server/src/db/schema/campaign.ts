@@ -1,0 +1,63 @@
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** The representatives' directory (shipped data, loaded at first start; admins may correct e-mails). */
+export const representatives = pgTable(
+  'representatives',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    country: text('country').notNull(),
+    province: text('province').notNull(),
+    district: text('district').notNull(),
+    name: text('name').notNull(),
+    party: text('party'),
+    email: text('email'),
+    unreachable: boolean('unreachable').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('representatives_district_idx').on(t.country, t.province, t.district)],
+);
+
+/** Each country's default letter, editable by admins. */
+export const campaignDefaults = pgTable('campaign_defaults', {
+  country: text('country').primaryKey(),
+  message: text('message').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * A letter to a representative: awaiting_confirmation -> confirmed -> sent, or expired / failed.
+ * Sender details are scrubbed (set to null) some days after sending.
+ */
+export const campaignMessages = pgTable(
+  'campaign_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    state: text('state').notNull(),
+    representativeId: uuid('representative_id').references(() => representatives.id),
+    country: text('country').notNull(),
+    province: text('province').notNull(),
+    district: text('district').notNull(),
+    authorityEmail: text('authority_email').notNull(),
+    message: text('message').notNull(),
+    messageHash: text('message_hash').notNull(),
+    email: text('email'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    city: text('city'),
+    streetName: text('street_name'),
+    zipcode: text('zipcode'),
+    ipHash: text('ip_hash'),
+    confirmTokenHash: text('confirm_token_hash'),
+    failedReason: text('failed_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    scrubbedAt: timestamp('scrubbed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('campaign_state_idx').on(t.state, t.createdAt),
+    index('campaign_sent_idx').on(t.sentAt),
+    uniqueIndex('campaign_token_idx').on(t.confirmTokenHash),
+  ],
+);

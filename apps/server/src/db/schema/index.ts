@@ -1,0 +1,6 @@
+export * from './records';
+export * from './media';
+export * from './users';
+export * from './audit';
+export * from './jobs';
+export * from './campaign';

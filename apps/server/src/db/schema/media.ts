@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { records } from './records';
+
+/** One row per stored original: its hash and type, and the public copies derived from it. */
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recordId: uuid('record_id').references(() => records.id, { onDelete: 'set null' }),
+    /** image, video, poster */
+    kind: text('kind').notNull(),
+    /** cover (the record's single image), gallery (one of several), video */
+    role: text('role').notNull(),
+    position: integer('position').notNull().default(0),
+    /** Key of the unchanged original (never served publicly). */
+    storageKey: text('storage_key').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    mime: text('mime').notNull(),
+    originalName: text('original_name'),
+    width: integer('width'),
+    height: integer('height'),
+    /** Public copies: [{width, format, key}] */
+    variants: jsonb('variants').$type<{ width: number; format: string; key: string }[]>().notNull().default([]),
+    /** Key of the main public copy (the one `imageUrl` points to). */
+    publicKey: text('public_key'),
+    /** Capture time, GPS and device of the original: editors only. */
+    restricted: jsonb('restricted').$type<Record<string, unknown>>(),
+    caption: text('caption'),
+    graphic: boolean('graphic').notNull().default(false),
+    /** ready, or for videos: queued, processing, ready, failed */
+    status: text('status').notNull().default('ready'),
+    statusReason: text('status_reason'),
+    uploadedBy: uuid('uploaded_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Set when the file is taken off its record; the original stays in storage as evidence. */
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('media_record_idx').on(t.recordId, t.position).where(sql`${t.removedAt} is null`),
+    index('media_sha256_idx').on(t.sha256),
+  ],
+);
+
+export type MediaRow = typeof media.$inferSelect;

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Every category's records in one table: common columns plus the category-specific ones of the registry
+ * (a test checks that every registry data field has its column). One table lets the /images gallery, news, search
+ * and the trash read one place.
+ */
+export const records = pgTable(
+  'records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    category: text('category').notNull(),
+    title: text('title').notNull(),
+    subtitle: text('subtitle'),
+    description: text('description').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    userId: uuid('user_id'),
+    approved: boolean('approved').notNull().default(false),
+    approvedBy: uuid('approved_by'),
+    approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+    public: boolean('public').notNull().default(true),
+    graphic: boolean('graphic').notNull().default(false),
+    sample: boolean('sample').notNull().default(false),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedBy: uuid('deleted_by'),
+    // Category-specific fields (registry data fields).
+    fullName: text('full_name'),
+    location: text('location'),
+    victimizer: text('victimizer'),
+    killingType: text('killing_type'),
+    happenedOn: timestamp('happened_on', { withTimezone: true, mode: 'date' }),
+    remark: text('remark'),
+    quantity: integer('quantity'),
+    caseNum: text('case_num'),
+    shortDescription: text('short_description'),
+    evidence: text('evidence'),
+    videoUrl: text('video_url'),
+    linkURL: text('link_url'),
+    country: text('country'),
+    city: text('city'),
+    streetName: text('street_name'),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // Lists: newest first within a category, live records only; the public variant serves anonymous readers.
+    index('records_category_list_idx').on(t.category, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+    index('records_category_public_list_idx')
+      .on(t.category, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null and ${t.public}`),
+    // News: newest of every category.
+    index('records_news_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+    index('records_user_idx').on(t.userId),
+    index('records_trash_idx').on(t.deletedAt.desc()).where(sql`${t.deletedAt} is not null`),
+  ],
+);
+
+export type RecordRow = typeof records.$inferSelect;
+export type NewRecordRow = typeof records.$inferInsert;

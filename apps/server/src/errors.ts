@@ -1,0 +1,28 @@
+import type { ErrorBody } from '@app/shared';
+
+/**
+ * The one application error. Its body is what the client sees: field errors keyed by field name, or `message`.
+ * Anything else thrown becomes a 500 whose details stay in the log.
+ */
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly body: ErrorBody,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message ?? Object.values(body)[0] ?? `HTTP ${statusCode}`);
+    this.name = 'AppError';
+  }
+}
+
+export const httpError = {
+  badRequest: (fields: ErrorBody) => new AppError(400, fields),
+  unauthorized: (message = 'Sign in to continue') => new AppError(401, { message }),
+  forbidden: (message = 'You are not allowed to do this') => new AppError(403, { message }),
+  notFound: (message = 'Not found') => new AppError(404, { message }),
+  conflict: (fields: ErrorBody) => new AppError(409, fields),
+  tooLarge: (field: string, message: string) => new AppError(413, { [field]: message, message }),
+  tooMany: (retryAfterSeconds: number, message = 'Too many attempts, try again later') =>
+    new AppError(429, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  unavailable: (message = 'Service unavailable') => new AppError(503, { message }),
+};

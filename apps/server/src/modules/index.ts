@@ -1,0 +1,7 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/**
+ * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
+ * keeps everything else in its own folder.
+ */
+export const areaPlugins: FastifyPluginAsync[] = [];

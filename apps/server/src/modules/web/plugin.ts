@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import type { BrandConfig } from '@app/shared';
+import { renderShell, type PageMeta } from './shell';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
+
+/** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
+export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    brand: BrandConfig;
+    /** Areas add resolvers for their routes (record detail, lists, image viewer). */
+    metaResolvers: MetaResolver[];
+    renderPage: (request: FastifyRequest) => Promise<string>;
+  }
+}
+
+/**
+ * Serves the built web app: hashed assets with immutable caching (pre-compressed .br/.gz when present) and, for every
+ * other GET that is not an API call, the HTML shell with that page's metadata (client-side routes).
+ */
+export default fp(
+  async (app, opts: { distDir?: string }) => {
+    const distDir = opts.distDir ?? WEB_DIST;
+    const config = app.config;
+    const brand: BrandConfig = {
+      siteName: config.SITE_NAME,
+      hashtagWord: config.HASHTAG_WORD,
+      contactEmail: config.CONTACT_EMAIL,
+      socialUrl: config.SOCIAL_URL,
+      publicUrl: config.publicUrl,
+      relatedSites: config.RELATED_SITES,
+      merchandiseUrl: config.MERCHANDISE_URL ?? '',
+    };
+    app.decorate('brand', brand);
+    app.decorate('metaResolvers', [] as MetaResolver[]);
+
+    const indexFile = path.join(distDir, 'index.html');
+    const hasBuild = existsSync(indexFile);
+    const template = hasBuild
+      ? readFileSync(indexFile, 'utf8')
+      : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
+
+    app.decorate('renderPage', async (request: FastifyRequest) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      let meta: PageMeta = {
+        title: '',
+        description: `${brand.siteName}: documentation of the killings and displacement of the Amhara people in Ethiopia.`,
+        url: `${brand.publicUrl}${pathname}`,
+      };
+      for (const resolve of app.metaResolvers) {
+        const found = await resolve(pathname, request);
+        if (found) {
+          meta = { ...meta, ...found };
+          break;
+        }
+      }
+      return renderShell(template, meta, brand);
+    });
+
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root: distDir,
+        prefix: '/',
+        index: false,
+        wildcard: false,
+        preCompressed: true,
+        setHeaders(res, filePath) {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        },
+      });
+    }
+
+    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const html = await app.renderPage(request);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    };
+
+    // Every client route: the shell. API and media paths keep their JSON 404s.
+    app.setNotFoundHandler((request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      const isApi = pathname.startsWith('/api/') || pathname.startsWith('/media/') || pathname === '/health';
+      if ((request.method === 'GET' || request.method === 'HEAD') && !isApi && !/\.[a-z0-9]+$/i.test(pathname)) {
+        return sendShell(request, reply);
+      }
+      return reply.status(404).send({ message: `No such address: ${request.method} ${pathname}` });
+    });
+    app.get('/', sendShell);
+  },
+  { name: 'web', dependencies: ['db'] },
+);

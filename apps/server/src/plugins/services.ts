@@ -1,0 +1,46 @@
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import type { Database, Db } from '../db';
+import { AuditService } from '../services/audit';
+import { JobQueue } from '../services/jobs';
+import { MailService } from '../services/mail';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    audit: AuditService;
+    mail: MailService;
+    jobs: JobQueue;
+  }
+}
+
+/** Decorates the app with configuration, the database and the services every area shares. */
+export default fp<{ config: Config; database: Database; runJobs: boolean }>(
+  async (app, { config, database, runJobs }) => {
+    app.decorate('config', config);
+    app.decorate('database', database);
+    app.decorate('db', database.db);
+    app.decorate('audit', new AuditService(database.db));
+    app.decorate(
+      'mail',
+      new MailService({
+        from: config.MAIL_FROM ?? `${config.SITE_NAME} <${config.CONTACT_EMAIL}>`,
+        smtpUrl: config.SMTP_URL,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: (msg) => app.log.info(msg),
+      }),
+    );
+    const jobs = new JobQueue(database.db, { log: app.log });
+    app.decorate('jobs', jobs);
+    // Job handlers are registered by the area plugins; the loop starts once they are all loaded.
+    if (runJobs) app.addHook('onReady', async () => jobs.start());
+    app.addHook('onClose', async () => {
+      await jobs.stop();
+      app.mail.close();
+    });
+  },
+  { name: 'db' },
+);

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, type CategoryDef } from '@app/shared';
+import { records, users } from '../db/schema';
+import { upsertSuper } from '../services/accounts';
+
+export const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
+export const SAMPLE_PER_CATEGORY = 3;
+
+/** Sample values per field kind: plainly invented, labelled, naming no real person or place as a victim. */
+function sampleValue(category: CategoryDef, field: { name: string; kind: string }, n: number): unknown {
+  const day = new Date(Date.UTC(2020, n, 10 + n, 8, 30));
+  switch (field.name) {
+    case 'title':
+      return `Sample ${category.slug.replace(/s$/, '')} ${n + 1}`;
+    case 'subtitle':
+      return SAMPLE_LABEL;
+    case 'description':
+      return `**${SAMPLE_LABEL}.** This entry shows how a ${category.slug.replace(/s$/, '')} record looks. It describes no real event, person or place.\n\nEditors replace sample records with documented entries and their sources.`;
+    case 'fullName':
+      return `Sample Person ${String.fromCharCode(65 + n)}`;
+    case 'location':
+      return 'Sample Town (fictional)';
+    case 'victimizer':
+      return 'Sample perpetrator (fictional)';
+    case 'killingType':
+      return 'Sample type';
+    case 'caseNum':
+      return `SAMPLE-${String(n + 1).padStart(3, '0')}`;
+    case 'shortDescription':
+      return `${SAMPLE_LABEL}: short description ${n + 1}.`;
+    case 'evidence':
+      return 'https://example.org/sample-evidence-1, https://example.org/sample-evidence-2';
+    case 'remark':
+      return 'sample remark';
+    case 'linkURL':
+      return 'https://example.org/sample-article';
+    case 'country':
+      return 'Sampleland';
+    case 'city':
+      return 'Sample City';
+    case 'streetName':
+      return 'Sample Street 1';
+  }
+  if (field.kind === 'quantity') return (n + 1) * 10;
+  if (field.kind === 'datetime') return day;
+  return null;
+}
+
+/**
+ * On first start with an empty database (outside production), inserts a few labelled sample records per category and
+ * a sample super account whose random password is printed once.
+ */
+export async function seedSampleContent(app: FastifyInstance): Promise<{ seeded: boolean; password?: string }> {
+  const [{ n } = { n: 0 }] = await app.db.select({ n: sql<number>`count(*)::int` }).from(records);
+  const [{ u } = { u: 0 }] = await app.db.select({ u: sql<number>`count(*)::int` }).from(users);
+  if (Number(n) > 0 || Number(u) > 0) return { seeded: false };
+
+  const password = randomBytes(12).toString('base64url');
+  const { id: superId } = await upsertSuper(app.db, SAMPLE_SUPER_EMAIL, password);
+  const rows = CATEGORY_LIST.flatMap((category) =>
+    Array.from({ length: SAMPLE_PER_CATEGORY }, (_, i) => {
+      const values: Record<string, unknown> = {};
+      for (const field of dataFields(category)) {
+        const v = sampleValue(category, field, i);
+        if (v !== null && v !== undefined) values[field.name] = v;
+      }
+      return {
+        ...values,
+        category: category.slug,
+        title: String(values.title),
+        description: String(values.description),
+        createdAt: new Date(Date.UTC(2021, 0, 5 + i, 12)),
+        userId: superId,
+        approved: i === 0,
+        sample: true,
+      } as typeof records.$inferInsert;
+    }),
+  );
+  await app.db.insert(records).values(rows);
+  await app.audit.append({ actor: { id: superId, role: 'super' }, action: 'seed', subject: `sample:${rows.length}` });
+  const banner = [
+    '',
+    '================ Sample content =================',
+    `Inserted ${rows.length} sample records ("${SAMPLE_LABEL}").`,
+    `Sample super account: ${SAMPLE_SUPER_EMAIL}`,
+    `Password (shown once): ${password}`,
+    '=================================================',
+    '',
+  ].join('\n');
+  console.log(banner);
+  return { seeded: true, password };
+}

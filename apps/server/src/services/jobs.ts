@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { jobs } from '../db/schema';
+
+export type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
+
+interface QueueOptions {
+  pollMs?: number;
+  /** A job locked longer than this (its worker died) is queued again. */
+  staleAfterMs?: number;
+  log?: { info: (msg: string) => void; error: (obj: unknown, msg: string) => void };
+}
+
+/**
+ * Background jobs stored in the database, so they survive restarts. Several processes may run the queue: a job is
+ * claimed with `FOR UPDATE SKIP LOCKED`, so each runs once.
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(private readonly db: Db, private readonly options: QueueOptions = {}) {}
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}, tx?: Db) {
+    const [job] = await (tx ?? this.db)
+      .insert(jobs)
+      .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 3 })
+      .returning({ id: jobs.id });
+    this.kick();
+    return job!.id;
+  }
+
+  /** Claims and runs ready jobs until none is left; returns how many ran. Tests call this directly. */
+  async drain(): Promise<number> {
+    let count = 0;
+    while (await this.runOne()) count++;
+    return count;
+  }
+
+  async runOne(): Promise<boolean> {
+    const kinds = [...this.handlers.keys()];
+    if (!kinds.length) return false;
+    const claimed = await this.db.execute(sql`
+      update ${jobs} set state = 'processing', locked_at = now(), locked_by = ${this.workerId},
+        attempts = attempts + 1, updated_at = now()
+      where id = (
+        select id from ${jobs}
+        where state = 'queued' and run_at <= now() and kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
+        order by run_at for update skip locked limit 1
+      )
+      returning id, kind, payload, attempts, max_attempts`);
+    const row = (claimed as unknown as { rows: Record<string, unknown>[] }).rows[0];
+    if (!row) return false;
+    const id = String(row.id);
+    const attempts = Number(row.attempts);
+    const handler = this.handlers.get(String(row.kind))!;
+    try {
+      await handler(row.payload as Record<string, unknown>, { id, attempts });
+      await this.db.update(jobs).set({ state: 'done', lockedAt: null, updatedAt: new Date() }).where(eq(jobs.id, id));
+    } catch (err) {
+      const final = attempts >= Number(row.max_attempts);
+      const reason = err instanceof Error ? err.message : String(err);
+      this.options.log?.error({ err, jobId: id, kind: row.kind }, final ? 'job failed' : 'job failed, will retry');
+      await this.db
+        .update(jobs)
+        .set({
+          state: final ? 'failed' : 'queued',
+          lastError: reason.slice(0, 2000),
+          lockedAt: null,
+          // Back off: 10 s, 40 s, 90 s...
+          runAt: new Date(Date.now() + 10_000 * attempts * attempts),
+          updatedAt: new Date(),
+        })
+        .where(eq(jobs.id, id));
+    }
+    return true;
+  }
+
+  /** Puts back jobs whose worker died while processing them. */
+  async requeueStale(): Promise<void> {
+    const staleBefore = new Date(Date.now() - (this.options.staleAfterMs ?? 15 * 60_000));
+    await this.db
+      .update(jobs)
+      .set({ state: 'queued', lockedAt: null, updatedAt: new Date() })
+      .where(and(eq(jobs.state, 'processing'), lt(jobs.lockedAt, staleBefore)));
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.requeueStale().catch((err) => this.options.log?.error({ err }, 'requeue of stale jobs failed'));
+    this.schedule(0);
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.drain()
+        .then(() => undefined)
+        .catch((err) => this.options.log?.error({ err }, 'job loop failed'))
+        .finally(() => {
+          this.running = null;
+          this.schedule(this.options.pollMs ?? 2000);
+        });
+    }, delay);
+  }
+
+  /** Runs the loop soon after an enqueue in this process instead of waiting for the next poll. */
+  private kick() {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(10);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,57 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+
+describe('configuration', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.sampleData).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x/y'],
+    ['PUBLIC_URL', 'ftp://example.org'],
+    ['CONTACT_EMAIL', 'not-an-email'],
+    ['JWT_SECRET', 'short'],
+    ['STORAGE', 'floppy'],
+    ['MAX_IMAGE_MB', '-3'],
+    ['RELATED_SITES', 'no url here'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ DATA_DIR: tmp(), [name]: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(`${name}:`);
+  });
+
+  it('requires PUBLIC_URL in production and a bucket for S3', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), STORAGE: 's3' })).toThrow(/S3_BUCKET/);
+  });
+
+  it('generates the JWT secret once and keeps it in the data folder', () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(existsSync(path.join(dir, 'jwt-secret'))).toBe(true);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
+  });
+
+  it('never turns on sample content in production', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org' }).sampleData).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from './helpers';
+import { seedSampleContent, SAMPLE_PER_CATEGORY } from '../src/seed/sample';
+import { CATEGORY_LIST, SAMPLE_LABEL } from '@app/shared';
+
+describe('server frame', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('reports database status on /health', async () => {
+    const res = await call(t.app, { method: 'GET', url: '/health' });
+    expect(res.status).toBe(200);
+    expect(res.body.database.status).toBe('ok');
+  });
+
+  it('answers unknown API paths with a JSON 404 and client routes with the HTML shell', async () => {
+    const api = await call(t.app, { method: 'GET', url: '/api/v1.0.0/nothing-here/at/all' });
+    expect(api.status).toBe(404);
+    expect(api.body.message).toMatch(/No such address/);
+    const page = await t.app.inject({ method: 'GET', url: '/about' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('og:title');
+    expect(page.body).toContain('id="app-config"');
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('inserts labelled sample content once, into an empty database only', async () => {
+    const first = await seedSampleContent(t.app);
+    expect(first.seeded).toBe(true);
+    expect(first.password).toMatch(/^[\w-]{16}$/);
+    const rows = await t.database.query<{ category: string; subtitle: string; n: number }>(
+      'select category, subtitle, count(*)::int as n from records group by category, subtitle',
+    );
+    expect(rows).toHaveLength(CATEGORY_LIST.length);
+    for (const row of rows) {
+      expect(row.subtitle).toBe(SAMPLE_LABEL);
+      expect(row.n).toBe(SAMPLE_PER_CATEGORY);
+    }
+    expect((await seedSampleContent(t.app)).seeded).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openDatabase, type Database } from '../src/db';
+import { users } from '../src/db/schema';
+import { hashPassword } from '../src/services/passwords';
+import type { Role } from '@app/shared';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  dataDir: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh database: in-memory PGlite by default, or a new PostgreSQL database (dropped at the end)
+ * when TEST_PG_URL is set (the CI PostgreSQL suite). Share one per test file; PGlite start-up takes seconds.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
+  let dropDatabase: (() => Promise<void>) | null = null;
+  let database: Database;
+  const baseUrl = process.env.TEST_PG_URL;
+  if (baseUrl) {
+    const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(baseUrl);
+    url.pathname = `/${name}`;
+    database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+    config.DATABASE_URL = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    database = await openDatabase({});
+  }
+  const app = await buildApp({ config, database, runJobs: false, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      if (dropDatabase) await dropDatabase();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let userCounter = 0;
+
+/** Inserts an active user of `role` and returns it with a valid bearer token. */
+export async function createUser(app: FastifyInstance, role: Role = 'contributor', password = 'correct horse battery staple') {
+  userCounter++;
+  const email = `user${userCounter}-${Math.random().toString(36).slice(2, 7)}@example.test`;
+  const [user] = await app.db
+    .insert(users)
+    .values({ email, firstName: 'Test', lastName: `User${userCounter}`, passwordHash: await hashPassword(password), role, active: true })
+    .returning();
+  const token = await app.jwt.sign(user!);
+  return { ...user!, password, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** app.inject with a JSON body parsed for the assertion. */
+export async function call(app: FastifyInstance, options: InjectOptions) {
+  const res = await app.inject(options);
+  let body: unknown = undefined;
+  try {
+    body = res.json();
+  } catch {
+    body = res.body;
+  }
+  return { status: res.statusCode, headers: res.headers, body: body as any, raw: res };
+}

@@ -1,0 +1,63 @@
+import type { CategorySlug } from './categories/types';
+import type { Role } from './permissions';
+
+export const API_VERSION = '1.0.0';
+export const API_BASE = `/api/v${API_VERSION}`;
+export const USERS_API_BASE = '/api/users';
+
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 200;
+
+/** Header carrying a list's total (the "(n)" of list titles). */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+
+/** Body of every 4xx: field errors keyed by field name, or `message` for errors not tied to a field. */
+export type ErrorBody = Record<string, string>;
+
+export interface ImageVariant {
+  width: number;
+  format: 'webp' | 'avif' | 'jpeg';
+  url: string;
+}
+
+/** One stored file as the public API shows it. */
+export interface MediaDto {
+  imageId: string;
+  imageUrl: string;
+  kind: 'image' | 'video' | 'poster';
+  width: number | null;
+  height: number | null;
+  variants: ImageVariant[];
+  sha256: string;
+  caption: string | null;
+  graphic: boolean;
+  status: 'queued' | 'processing' | 'ready' | 'failed';
+}
+
+/** A record as the API returns it (fields of spec §3; category-specific fields are present only when used). */
+export interface RecordDto {
+  _id: string;
+  category: CategorySlug;
+  title: string;
+  subtitle: string | null;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+  imageUrl: string;
+  images: MediaDto[];
+  approved: boolean;
+  approvedAt: string | null;
+  public: boolean;
+  graphic: boolean;
+  userId: string | null;
+  [field: string]: unknown;
+}
+
+export interface JwtClaims {
+  id: string;
+  role: Role;
+  name: string;
+  exp: number;
+  /** Token version: raised by a password reset or role change so older tokens stop working. */
+  tv: number;
+}

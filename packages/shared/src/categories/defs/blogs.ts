@@ -1,0 +1,20 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+/** Blog posts; the dashboard calls them "Other" and the site shows them under /educations. */
+export const blogs: CategoryDef = {
+  slug: 'blogs',
+  route: '/educations',
+  singular: 'category.blogs.singular',
+  pickerLabel: 'Other',
+  pickerOrder: 9,
+  fields: [f.title, f.subtitle, f.createdAt, f.description, f.image],
+  listTitle: 'category.blogs.listTitle',
+  previewLength: 250,
+  emptyText: 'empty.blogs',
+  media: 'image',
+  approvable: false,
+  hasAccessToggle: false,
+  inGallery: false,
+  cardFields: [],
+};

@@ -1,0 +1,18 @@
+import type { FieldDef } from '../types';
+
+/** Field declarations shared by several categories; each category lists the ones it uses, in its form order. */
+export const f = {
+  title: { name: 'title', kind: 'text', label: 'field.title', required: true },
+  subtitle: { name: 'subtitle', kind: 'text', label: 'field.subtitle' },
+  description: { name: 'description', kind: 'markdown', label: 'field.description', required: true },
+  createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt' },
+  fullName: { name: 'fullName', kind: 'text', label: 'field.fullName' },
+  location: { name: 'location', kind: 'text', label: 'field.location' },
+  victimizer: { name: 'victimizer', kind: 'text', label: 'field.victimizer' },
+  killingType: { name: 'killingType', kind: 'text', label: 'field.killingType' },
+  happenedOn: { name: 'happenedOn', kind: 'datetime', label: 'field.happenedOn' },
+  quantity: { name: 'quantity', kind: 'quantity', label: 'field.quantity' },
+  remark: { name: 'remark', kind: 'text', label: 'field.remark' },
+  image: { name: 'image', kind: 'image', label: 'field.image' },
+  files: { name: 'files', kind: 'images', label: 'field.files' },
+} satisfies Record<string, FieldDef>;

@@ -1,0 +1,29 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const displacements: CategoryDef = {
+  slug: 'displacements',
+  route: '/displacements',
+  singular: 'category.displacements.singular',
+  pickerLabel: 'Displacement',
+  pickerOrder: 1,
+  fields: [
+    f.title,
+    f.subtitle,
+    { ...f.quantity, label: 'field.displaced' },
+    f.location,
+    f.victimizer,
+    { ...f.happenedOn, label: 'field.displacedOn' },
+    f.description,
+    f.createdAt,
+    f.image,
+  ],
+  listTitle: 'category.displacements.listTitle',
+  previewLength: 150,
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: true,
+  hasAccessToggle: false,
+  inGallery: true,
+  cardFields: ['quantity', 'location', 'victimizer', 'happenedOn'],
+};

@@ -1,0 +1,30 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const events: CategoryDef = {
+  slug: 'events',
+  route: '/events',
+  singular: 'category.events.singular',
+  pickerLabel: 'Event',
+  pickerOrder: 8,
+  fields: [
+    f.title,
+    f.subtitle,
+    f.description,
+    { name: 'country', kind: 'text', label: 'field.country', max: 100 },
+    { name: 'city', kind: 'text', label: 'field.city', max: 100 },
+    { name: 'streetName', kind: 'text', label: 'field.streetName', max: 200 },
+    f.createdAt,
+    { name: 'startAt', kind: 'datetime', label: 'field.startAt' },
+    { name: 'endAt', kind: 'datetime', label: 'field.endAt' },
+    f.files,
+  ],
+  listTitle: 'category.events.listTitle',
+  previewLength: 150,
+  emptyText: 'empty.event',
+  media: 'images',
+  approvable: true,
+  hasAccessToggle: true,
+  inGallery: false,
+  cardFields: ['country', 'city', 'streetName', 'startAt', 'endAt'],
+};

@@ -1,0 +1,26 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const links: CategoryDef = {
+  slug: 'links',
+  route: '/links',
+  singular: 'category.links.singular',
+  pickerLabel: 'Link URL',
+  pickerOrder: 7,
+  fields: [
+    f.title,
+    f.subtitle,
+    { name: 'linkURL', kind: 'url', label: 'field.linkURL', required: true },
+    f.createdAt,
+    f.description,
+    f.image,
+  ],
+  listTitle: 'category.links.listTitle',
+  previewLength: 250,
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: false,
+  hasAccessToggle: false,
+  inGallery: false,
+  cardFields: ['linkURL'],
+};

@@ -1,0 +1,29 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const missings: CategoryDef = {
+  slug: 'missings',
+  route: '/missings',
+  singular: 'category.missings.singular',
+  pickerLabel: 'Missing',
+  pickerOrder: 6,
+  fields: [
+    f.title,
+    f.subtitle,
+    f.location,
+    { ...f.quantity, label: 'field.kidnapped' },
+    f.victimizer,
+    { ...f.happenedOn, label: 'field.kidnappedOn' },
+    f.createdAt,
+    f.description,
+    f.image,
+  ],
+  listTitle: 'category.missings.listTitle',
+  previewLength: 150,
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: true,
+  hasAccessToggle: false,
+  inGallery: true,
+  cardFields: ['quantity', 'location', 'victimizer', 'happenedOn'],
+};

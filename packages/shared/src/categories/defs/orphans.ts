@@ -1,0 +1,29 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const orphans: CategoryDef = {
+  slug: 'orphans',
+  route: '/orphans',
+  singular: 'category.orphans.singular',
+  pickerLabel: 'Orphan',
+  pickerOrder: 2,
+  fields: [
+    f.title,
+    f.subtitle,
+    f.fullName,
+    f.location,
+    f.victimizer,
+    { ...f.happenedOn, label: 'field.lostParentsOn' },
+    f.createdAt,
+    f.description,
+    f.image,
+  ],
+  listTitle: 'category.orphans.listTitle',
+  previewLength: 150,
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: true,
+  hasAccessToggle: false,
+  inGallery: true,
+  cardFields: ['fullName', 'location', 'victimizer', 'happenedOn'],
+};

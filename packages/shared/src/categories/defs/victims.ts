@@ -1,0 +1,30 @@
+import type { CategoryDef } from '../types';
+import { f } from './common';
+
+export const victims: CategoryDef = {
+  slug: 'victims',
+  route: '/victims',
+  singular: 'category.victims.singular',
+  pickerLabel: 'Victim',
+  pickerOrder: 5,
+  fields: [
+    f.title,
+    f.subtitle,
+    f.fullName,
+    f.location,
+    f.victimizer,
+    f.killingType,
+    { ...f.happenedOn, label: 'field.killedOn' },
+    f.description,
+    f.createdAt,
+    f.image,
+  ],
+  listTitle: 'category.victims.listTitle',
+  previewLength: 250,
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: true,
+  hasAccessToggle: false,
+  inGallery: true,
+  cardFields: ['fullName', 'location', 'victimizer', 'killingType', 'happenedOn'],
+};

@@ -1,0 +1,56 @@
+import { blogs } from './defs/blogs';
+import { displacements } from './defs/displacements';
+import { events } from './defs/events';
+import { links } from './defs/links';
+import { massacres } from './defs/massacres';
+import { missings } from './defs/missings';
+import { orphans } from './defs/orphans';
+import { victims } from './defs/victims';
+import { videos } from './defs/videos';
+import { CATEGORY_SLUGS, type CategoryDef, type CategorySlug, type FieldDef } from './types';
+
+export const CATEGORIES: Record<CategorySlug, CategoryDef> = {
+  victims,
+  massacres,
+  displacements,
+  orphans,
+  missings,
+  videos,
+  links,
+  events,
+  blogs,
+};
+
+export const CATEGORY_LIST: readonly CategoryDef[] = CATEGORY_SLUGS.map((slug) => CATEGORIES[slug]);
+
+/** Dashboard picker order (spec §2: Displacement, Orphan, Massacre, Video, Victim, Missing, Link URL, Event, Other). */
+export const PICKER_CATEGORIES: readonly CategoryDef[] = [...CATEGORY_LIST].sort(
+  (a, b) => a.pickerOrder - b.pickerOrder,
+);
+
+export function isCategorySlug(value: string): value is CategorySlug {
+  return (CATEGORY_SLUGS as readonly string[]).includes(value);
+}
+
+export function getCategory(slug: string): CategoryDef | undefined {
+  return isCategorySlug(slug) ? CATEGORIES[slug] : undefined;
+}
+
+/** The category whose web routes start with `route` (e.g. '/educations' -> blogs). */
+export function categoryByRoute(route: string): CategoryDef | undefined {
+  return CATEGORY_LIST.find((c) => c.route === route);
+}
+
+/** Fields that carry data in the record row (everything but uploads). */
+export function dataFields(category: CategoryDef): FieldDef[] {
+  return category.fields.filter((fd) => fd.kind !== 'image' && fd.kind !== 'images' && fd.kind !== 'video');
+}
+
+export function uploadFields(category: CategoryDef): FieldDef[] {
+  return category.fields.filter((fd) => fd.kind === 'image' || fd.kind === 'images' || fd.kind === 'video');
+}
+
+/** Every data field name used by any category: the category-specific columns of the records table. */
+export const ALL_DATA_FIELD_NAMES: readonly string[] = [
+  ...new Set(CATEGORY_LIST.flatMap((c) => dataFields(c).map((fd) => fd.name))),
+];

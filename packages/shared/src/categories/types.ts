@@ -1,0 +1,85 @@
+/**
+ * The vocabulary of the category registry. A category is declared once (see ./defs) and the database,
+ * API validation, OpenAPI document, forms, cards and lists are all derived from that declaration.
+ */
+
+/** How a field is stored, validated and edited. */
+export type FieldKind =
+  | 'text' // one line of plain text
+  | 'markdown' // long text rendered as sanitised markdown
+  | 'datetime' // an instant; forms use YYYY-MM-DDTHH:mm:ss
+  | 'quantity' // a whole number of people, never negative
+  | 'url' // one http(s) link
+  | 'urlList' // several http(s) links joined by ", " (spec: evidence)
+  | 'image' // one uploaded image (multipart field `image`)
+  | 'images' // several uploaded images (multipart field `files[]`)
+  | 'video'; // one uploaded video (multipart field `image`, as the spec names it)
+
+export interface FieldDef {
+  /** The API and form field name (spec §3/§7). */
+  name: string;
+  kind: FieldKind;
+  /** i18n key of the form label; English text lives in the web app's resources. */
+  label: string;
+  required?: boolean;
+  /** Upper bound on length for text kinds (characters). Defaults come from FIELD_LIMITS. */
+  max?: number;
+  /** i18n key of a hint shown under the input. */
+  hint?: string;
+}
+
+/** Where the record's files go. */
+export type MediaMode = 'none' | 'image' | 'images' | 'video';
+
+export interface CategoryDef {
+  /** API path segment and the `category` column value: /api/v1.0.0/{slug}. */
+  slug: CategorySlug;
+  /** Base of the web routes: list at `route`, detail at `route/{id}`, edit at `route/edit/{id}`. */
+  route: string;
+  /** i18n key of the singular name ("Victim"). */
+  singular: string;
+  /** Dashboard picker label (spec §2 Dashboard), in picker order; absent when the dashboard cannot add it. */
+  pickerLabel: string;
+  pickerOrder: number;
+  /** Fields of the create and edit calls, in form order (spec §7). */
+  fields: FieldDef[];
+  /** i18n key of the list title; `{{count}}` is the API total (spec §2: "Victims (n)"). */
+  listTitle: string;
+  /** Characters of description shown on a card before "Read More" (spec §9). */
+  previewLength: number;
+  /** i18n key of the empty-list text (spec §8). */
+  emptyText: string;
+  media: MediaMode;
+  /** Approve call exists (spec §7 Approve). */
+  approvable: boolean;
+  /** Has a `public` flag toggled by PUT /{slug}/{id}/access; private records are hidden from anonymous readers. */
+  hasAccessToggle: boolean;
+  /** Its images appear in the derived /images gallery. */
+  inGallery: boolean;
+  /** Card shows these fields (besides title, subtitle, dates, confirmation). */
+  cardFields: string[];
+  /** Where edits go after saving: the detail page after `redirectDelayMs`. */
+  redirectDelayMs?: number;
+}
+
+export const CATEGORY_SLUGS = [
+  'victims',
+  'massacres',
+  'displacements',
+  'orphans',
+  'missings',
+  'videos',
+  'links',
+  'events',
+  'blogs',
+] as const;
+
+export type CategorySlug = (typeof CATEGORY_SLUGS)[number];
+
+export const FIELD_LIMITS = {
+  text: 300,
+  markdown: 50_000,
+  url: 2_000,
+  urlList: 20_000,
+  quantity: 10_000_000,
+} as const;

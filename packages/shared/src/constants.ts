@@ -1,0 +1,41 @@
+/** Business constants of spec §9 (kept exactly, decisions §1). */
+export const MOBILE_BREAKPOINT_PX = 768;
+export const COPY_FEEDBACK_MS = 3000;
+export const VIDEO_EDIT_REDIRECT_MS = 3000;
+export const TITLE_HEADING_MAX_WORDS = 4; // a heading shows only with fewer than 5 words
+export const DATE_FORMAT = 'll';
+export const DATE_TIME_FORMAT = 'll HH:mm';
+export const REPORT_DATE_FORMAT = 'll hh:mm A';
+export const FORM_DATE_TIME_FORMAT = 'YYYY-MM-DDTHH:mm:ss';
+export const DESCRIPTION_ROWS = 15;
+export const DESCRIPTION_COLS = 120;
+export const CAMPAIGN_MESSAGE_ROWS = 30;
+export const IMAGE_PLACEHOLDER_MAX_URL_LENGTH = 1;
+export const SHARE_TEXT = 'Ongoing genocide on Amhara people';
+export const SAMPLE_LABEL = 'Sample record - not real data';
+
+/** Whether a page title is shown as a heading (spec §2 Frame). */
+export function showsTitleHeading(title: string): boolean {
+  return title.trim().split(/\s+/).filter(Boolean).length <= TITLE_HEADING_MAX_WORDS;
+}
+
+/** Whether a card shows the placeholder instead of the record's image (spec §2). */
+export function usesImagePlaceholder(imageUrl: string | null | undefined): boolean {
+  return (imageUrl ?? '').length <= IMAGE_PLACEHOLDER_MAX_URL_LENGTH;
+}
+
+/** The card's description preview (spec §9); markdown is shown as plain text in previews. */
+export function descriptionPreview(description: string, length: number): string {
+  return description.length > length ? `${description.slice(0, length)}...` : description;
+}
+
+/** Public brand settings, served to the web app in the HTML shell (decisions §3). */
+export interface BrandConfig {
+  siteName: string;
+  hashtagWord: string;
+  contactEmail: string;
+  socialUrl: string;
+  publicUrl: string;
+  relatedSites: { label: string; url: string }[];
+  merchandiseUrl: string;
+}

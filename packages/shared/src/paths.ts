@@ -1,0 +1,28 @@
+import { CATEGORIES } from './categories/registry';
+import type { CategorySlug } from './categories/types';
+
+/** Web route paths (spec §2 route list), in one place so links and the router agree. */
+export const paths = {
+  home: '/',
+  about: '/about',
+  images: '/images',
+  image: (id: string) => `/images/${id}`,
+  imageEdit: (id: string) => `/images/edit/${id}`,
+  list: (slug: CategorySlug) => CATEGORIES[slug].route,
+  detail: (slug: CategorySlug, id: string) => `${CATEGORIES[slug].route}/${id}`,
+  edit: (slug: CategorySlug, id: string) => `${CATEGORIES[slug].route}/edit/${id}`,
+  dashboard: '/dashboard',
+  signup: '/signup',
+  signin: '/signin',
+  forgotPassword: '/forgotpassword',
+  resetPassword: (token: string) => `/resetpassword/${token}`,
+  activation: (token: string) => `/user/activation/${token}`,
+  activationMessage: '/activation-message',
+  checkEmail: '/check-email',
+  reports: '/reports',
+  logout: '/logout',
+  trash: '/admin/trash',
+  audit: '/admin/audit',
+  users: '/admin/users',
+  campaignConfirm: (token: string) => `/campaign/confirm/${token}`,
+} as const;

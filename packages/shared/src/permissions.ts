@@ -1,0 +1,30 @@
+/**
+ * Roles and permissions of decisions §4. The server enforces these; the web app calls the same functions only to
+ * decide which controls to show.
+ */
+export const ROLES = ['contributor', 'admin', 'super'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Actor {
+  id: string;
+  role: Role;
+}
+
+export type MaybeActor = Actor | null | undefined;
+
+const isStaff = (actor: MaybeActor): actor is Actor => actor?.role === 'admin' || actor?.role === 'super';
+
+export const can = {
+  readPrivate: (actor: MaybeActor) => Boolean(actor),
+  create: (actor: MaybeActor) => Boolean(actor),
+  /** Edit, delete, and delete one image: the owner, or admin/super. */
+  modify: (actor: MaybeActor, record: { userId: string | null }) =>
+    Boolean(actor) && (isStaff(actor) || (record.userId !== null && record.userId === actor!.id)),
+  approve: isStaff,
+  toggleAccess: isStaff,
+  restore: isStaff,
+  readAudit: isStaff,
+  purge: (actor: MaybeActor) => actor?.role === 'super',
+  manageUsers: (actor: MaybeActor) => actor?.role === 'super',
+  manageDirectory: isStaff,
+};
