@@ -12,6 +12,10 @@ export const representatives = pgTable(
     party: text('party'),
     email: text('email'),
     unreachable: boolean('unreachable').notNull().default(false),
+    /** Shown next to the representative in the form (e.g. why they cannot be written to). */
+    note: text('note'),
+    /** Set when an admin corrects the row; the import keeps corrected rows unless forced. */
+    correctedAt: timestamp('corrected_at', { withTimezone: true, mode: 'date' }),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('representatives_district_idx').on(t.country, t.province, t.district)],
@@ -34,10 +38,13 @@ export const campaignMessages = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     state: text('state').notNull(),
     representativeId: uuid('representative_id').references(() => representatives.id),
+    /** The representative's name when the letter was written (a later import may replace the member). */
+    representativeName: text('representative_name').notNull().default(''),
     country: text('country').notNull(),
     province: text('province').notNull(),
     district: text('district').notNull(),
     authorityEmail: text('authority_email').notNull(),
+    /** The letter body only; the sender's signature block is built from the sender fields when sending. */
     message: text('message').notNull(),
     messageHash: text('message_hash').notNull(),
     email: text('email'),
