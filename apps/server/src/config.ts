@@ -69,6 +69,8 @@ const envSchema = z.object({
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  /** Key prefix of the rate-limit counters in Redis (several sites, or test runs, can share one Redis). */
+  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, { error: 'must be 1-64 letters, digits, : _ or -' }).default('rl:'),
   STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: url(['http:', 'https:']).optional(),
@@ -81,6 +83,8 @@ const envSchema = z.object({
   CACHE_MAX_MB: positiveInt(10_000).default(64),
   CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),
   SAMPLE_DATA: bool.optional(),
+  INITIAL_SUPER_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  INITIAL_SUPER_PASSWORD: z.string().min(10, { error: 'must be at least 10 characters' }).optional(),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -115,6 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const problems: string[] = [];
   if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: must be set when STORAGE=s3');
+  if (Boolean(e.INITIAL_SUPER_EMAIL) !== Boolean(e.INITIAL_SUPER_PASSWORD)) {
+    problems.push('INITIAL_SUPER_EMAIL: set it together with INITIAL_SUPER_PASSWORD, or neither');
+  }
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) problems.push('PUBLIC_URL: must be set when NODE_ENV=production');
   if (problems.length) throw new ConfigError(problems);
 

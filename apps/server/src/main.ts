@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
 import { seedSampleContent } from './seed/sample';
+import { ensureInitialSuper } from './services/accounts';
 import path from 'node:path';
 
 /** The listening entry point: configuration, database (migrated), sample content, then the server. */
@@ -21,6 +22,12 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
   const app = await buildApp({ config, database });
+  if (config.INITIAL_SUPER_EMAIL && config.INITIAL_SUPER_PASSWORD) {
+    // Only when the account does not exist yet: restarting with the variables still set changes nothing.
+    if (await ensureInitialSuper(app.db, config.INITIAL_SUPER_EMAIL, config.INITIAL_SUPER_PASSWORD)) {
+      app.log.info(`Created the initial super account ${config.INITIAL_SUPER_EMAIL}`);
+    }
+  }
   if (config.sampleData) await seedSampleContent(app);
 
   let closing = false;

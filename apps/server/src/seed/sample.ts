@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, type CategoryDef } from '@app/shared';
 import { records, users } from '../db/schema';
@@ -54,11 +54,11 @@ function sampleValue(category: CategoryDef, field: { name: string; kind: string 
  */
 export async function seedSampleContent(app: FastifyInstance): Promise<{ seeded: boolean; password?: string }> {
   const [{ n } = { n: 0 }] = await app.db.select({ n: sql<number>`count(*)::int` }).from(records);
-  const [{ u } = { u: 0 }] = await app.db.select({ u: sql<number>`count(*)::int` }).from(users);
-  if (Number(n) > 0 || Number(u) > 0) return { seeded: false };
+  if (Number(n) > 0) return { seeded: false };
 
   const password = randomBytes(12).toString('base64url');
-  const { id: superId } = await upsertSuper(app.db, SAMPLE_SUPER_EMAIL, password);
+  const [existing] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, SAMPLE_SUPER_EMAIL)).limit(1);
+  const superId = existing?.id ?? (await upsertSuper(app.db, SAMPLE_SUPER_EMAIL, password)).id;
   const rows = CATEGORY_LIST.flatMap((category) =>
     Array.from({ length: SAMPLE_PER_CATEGORY }, (_, i) => {
       const values: Record<string, unknown> = {};
@@ -84,11 +84,12 @@ export async function seedSampleContent(app: FastifyInstance): Promise<{ seeded:
     '',
     '================ Sample content =================',
     `Inserted ${rows.length} sample records ("${SAMPLE_LABEL}").`,
-    `Sample super account: ${SAMPLE_SUPER_EMAIL}`,
-    `Password (shown once): ${password}`,
+    ...(existing
+      ? []
+      : [`Sample super account: ${SAMPLE_SUPER_EMAIL}`, `Password (shown once): ${password}`]),
     '=================================================',
     '',
   ].join('\n');
   console.log(banner);
-  return { seeded: true, password };
+  return { seeded: true, password: existing ? undefined : password };
 }

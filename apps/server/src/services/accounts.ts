@@ -21,3 +21,11 @@ export async function upsertSuper(db: Db, email: string, password: string): Prom
     .returning({ id: users.id });
   return { id: row!.id, created: true };
 }
+
+/** Creates the super account of INITIAL_SUPER_EMAIL at start when no account has that e-mail; true when created. */
+export async function ensureInitialSuper(db: Db, email: string, password: string): Promise<boolean> {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
+  if (existing) return false;
+  await upsertSuper(db, email, password);
+  return true;
+}

@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES } from '../lib/i18n';
+
+/** Switches the interface language; the choice is remembered (lib/i18n). */
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  return (
+    <label className="language-switch">
+      <span className="visually-hidden">{t('nav.language')}</span>
+      <select value={i18n.language} onChange={(e) => void i18n.changeLanguage(e.target.value)} aria-label={t('nav.language')}>
+        {LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

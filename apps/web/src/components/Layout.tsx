@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { paths } from '@app/shared';
+import { session } from '../lib/session';
+import { Footer } from './Footer';
+import { Header } from './Header';
+
+/** Header, main area, footer; scroll resets to the top on navigation (spec §2 Frame). */
+export function Layout() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  useEffect(() => {
+    // At start, an expired token signs the user out and goes to /signin (spec §4).
+    if (session.expireIfNeeded()) navigate(paths.signin, { replace: true });
+  }, [navigate]);
+  return (
+    <>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+    </>
+  );
+}

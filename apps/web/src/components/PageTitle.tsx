@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { showsTitleHeading } from '@app/shared';
+import { brand } from '../lib/brand';
+
+/**
+ * Sets the document title and shows the title as a heading only when it has fewer than 5 words (spec §2 Frame).
+ * A longer title still gets a heading for screen readers, hidden from view.
+ */
+export function PageTitle({ title, className }: { title: string; className?: string }) {
+  useEffect(() => {
+    document.title = title ? `${title} | ${brand.siteName}` : brand.siteName;
+  }, [title]);
+  const visible = showsTitleHeading(title);
+  return (
+    <h1 className={visible ? (className ?? 'page-title') : 'visually-hidden'} data-testid="page-title">
+      {title}
+    </h1>
+  );
+}

@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from './PageTitle';
+
+/** A route whose screen is not built yet: the frame and title are real. */
+export function Placeholder({ title }: { title: string }) {
+  const { t } = useTranslation();
+  return (
+    <section>
+      <PageTitle title={title} />
+      <p>{t('common.comingSoon')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { API_BASE, TOTAL_COUNT_HEADER, type ErrorBody } from '@app/shared';
+import { session } from './session';
+
+/** A failed call: `fields` holds the server's field errors keyed by field name; `message` a general one. */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly body: ErrorBody,
+  ) {
+    super(body.message ?? Object.values(body)[0] ?? `Request failed (${status})`);
+    this.name = 'ApiError';
+  }
+  get fields(): ErrorBody {
+    return this.body;
+  }
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  signal?: AbortSignal;
+  /** Absolute path (e.g. /api/users/signin) instead of one under the records base. */
+  raw?: boolean;
+}
+
+export function apiUrl(path: string, query?: RequestOptions['query'], raw = false): string {
+  const base = raw ? path : `${API_BASE}${path}`;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${base}?${qs}` : base;
+}
+
+function headers(body: unknown): Record<string, string> {
+  const h: Record<string, string> = { accept: 'application/json' };
+  const s = session.get();
+  if (s) h.authorization = `Bearer ${s.token}`;
+  if (body !== undefined && !(body instanceof FormData)) h['content-type'] = 'application/json';
+  return h;
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  let body: ErrorBody = { message: `Request failed (${res.status})` };
+  try {
+    const parsed = (await res.json()) as unknown;
+    if (parsed && typeof parsed === 'object') body = parsed as ErrorBody;
+  } catch {
+    // Not JSON: keep the generic message.
+  }
+  // A token the server no longer accepts (expired, password reset) signs the user out.
+  if (res.status === 401 && session.get()) session.clear();
+  return new ApiError(res.status, body);
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, options.query, options.raw), {
+      method: options.method ?? 'GET',
+      headers: headers(options.body),
+      body: options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, { message: 'The site could not be reached. Check your connection and try again.' });
+  }
+  if (!res.ok) throw await errorFrom(res);
+  return res;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await send(path, options);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** From X-Total-Count: the "(n)" of list titles. */
+  total: number;
+}
+
+/** A list call: the body is an array, the total comes in a header (decisions §3). */
+export async function requestPage<T>(path: string, options: RequestOptions = {}): Promise<Page<T>> {
+  const res = await send(path, options);
+  const items = (await res.json()) as T[];
+  const total = Number(res.headers.get(TOTAL_COUNT_HEADER) ?? items.length);
+  return { items, total: Number.isFinite(total) ? total : items.length };
+}
+
+/**
+ * Multipart upload with progress (fetch cannot report upload progress). Resolves with the parsed body.
+ */
+export function upload<T>(path: string, form: FormData, options: { method?: string; onProgress?: (percent: number) => void } = {}): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(options.method ?? 'POST', apiUrl(path));
+    const s = session.get();
+    if (s) xhr.setRequestHeader('authorization', `Bearer ${s.token}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onerror = () => reject(new ApiError(0, { message: 'The upload failed. Check your connection and try again.' }));
+    xhr.onload = () => {
+      let body: unknown = undefined;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        body = { message: `Request failed (${xhr.status})` };
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        options.onProgress?.(100);
+        resolve(body as T);
+      } else {
+        if (xhr.status === 401 && session.get()) session.clear();
+        reject(new ApiError(xhr.status, (body as ErrorBody) ?? { message: `Request failed (${xhr.status})` }));
+      }
+    };
+    xhr.send(form);
+  });
+}
