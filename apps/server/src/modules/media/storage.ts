@@ -3,10 +3,23 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import type { Config } from '../../config';
 
-/** Where files live. Keys are relative paths such as `originals/ab/<id>` or `public/<sha>.webp`. */
+/**
+ * Where files live. Keys are relative paths: `originals/ab/<id>` (never served publicly) and `public/<name>`
+ * (what `/media/public/<name>` serves).
+ */
 export interface Storage {
-  put(key: string, body: Readable | Buffer, contentType: string): Promise<void>;
+  /** Stores `body` under `key`. `size` is the body's length when it is a stream (S3 needs it up front). */
+  put(key: string, body: Readable | Buffer, contentType: string, size?: number): Promise<void>;
   /** A stream of the whole object or of the inclusive byte range [start, end]. */
   get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** Size in bytes, or null when the key does not exist. */
@@ -14,13 +27,20 @@ export interface Storage {
   delete(key: string): Promise<void>;
 }
 
+/** Keys are made by the server; anything that could leave the key space is refused all the same. */
+function checkKey(key: string): string {
+  if (!/^(originals|public)\/[A-Za-z0-9._/-]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '.' || p === '')) {
+    throw new Error(`invalid storage key: ${key}`);
+  }
+  return key;
+}
+
 /** Files under a folder of the data directory (the default). */
 export class LocalStorage implements Storage {
   constructor(private readonly root: string) {}
 
   private resolve(key: string): string {
-    const full = path.resolve(this.root, key);
-    // Keys come from the server, but a path leaving the root is refused all the same.
+    const full = path.resolve(this.root, checkKey(key));
     if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`storage key escapes the root: ${key}`);
     return full;
   }
@@ -28,18 +48,28 @@ export class LocalStorage implements Storage {
   async put(key: string, body: Readable | Buffer): Promise<void> {
     const target = this.resolve(key);
     await mkdir(path.dirname(target), { recursive: true });
+    // Written beside the target and renamed, so a reader never sees half a file.
     const tmp = `${target}.${process.pid}.${Date.now()}.part`;
-    await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp));
-    await rename(tmp, target);
+    try {
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp));
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    return createReadStream(this.resolve(key), range);
+    const file = this.resolve(key);
+    // Opened before returning so a missing file is an error here, not later in the response stream.
+    await stat(file);
+    return createReadStream(file, range);
   }
 
   async size(key: string): Promise<number | null> {
     try {
-      return (await stat(this.resolve(key))).size;
+      const s = await stat(this.resolve(key));
+      return s.isFile() ? s.size : null;
     } catch {
       return null;
     }
@@ -48,4 +78,100 @@ export class LocalStorage implements Storage {
   async delete(key: string): Promise<void> {
     await rm(this.resolve(key), { force: true });
   }
+}
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle?: boolean;
+  /** Prefix inside the bucket, e.g. `media/` when the bucket is shared. */
+  prefix?: string;
+}
+
+/** S3-compatible object storage (AWS S3, MinIO, R2, Ceph...). Public files are still served through the app. */
+export class S3Storage implements Storage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.prefix = options.prefix ?? '';
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? true,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+      // Newer SDKs add streaming checksums by default, which several S3-compatible servers reject.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  private key(key: string) {
+    return this.prefix + checkKey(key);
+  }
+
+  async put(key: string, body: Readable | Buffer, contentType: string, size?: number): Promise<void> {
+    if (!Buffer.isBuffer(body) && size === undefined) throw new Error('S3Storage.put needs the size of a stream');
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(key),
+        Body: body,
+        ContentType: contentType,
+        ContentLength: Buffer.isBuffer(body) ? body.length : size,
+      }),
+    );
+  }
+
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const out = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(key),
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
+    );
+    return out.Body as Readable;
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return out.ContentLength ?? 0;
+    } catch (err) {
+      if (err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound')) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+  }
+
+  destroy() {
+    this.client.destroy();
+  }
+}
+
+/** The storage configuration asks for: the media folder of the data directory, or the S3 bucket. */
+export function createStorage(config: Config): Storage {
+  if (config.STORAGE === 's3') {
+    return new S3Storage({
+      bucket: config.S3_BUCKET!,
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return new LocalStorage(path.join(config.dataDir, 'media'));
 }
