@@ -1,0 +1,77 @@
+import { paths } from '@app/shared';
+import type { MailMessage } from '../../services/mail';
+
+/** The account e-mails: plain text and HTML of the same content, naming the site and its address. */
+
+export interface EmailContext {
+  siteName: string;
+  publicUrl: string;
+}
+
+interface Recipient {
+  email: string;
+  firstName: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function compose(
+  ctx: EmailContext,
+  to: Recipient,
+  subject: string,
+  paragraphs: string[],
+  action: { label: string; url: string },
+  closing: string,
+): MailMessage {
+  const greeting = `Hello ${to.firstName},`;
+  const text = [
+    greeting,
+    '',
+    ...paragraphs.flatMap((p) => [p, '']),
+    `${action.label}:`,
+    action.url,
+    '',
+    closing,
+    '',
+    `-- ${ctx.siteName}`,
+    ctx.publicUrl,
+    '',
+  ].join('\n');
+  const html = `<!doctype html>
+<html><body style="font-family:Arial,Helvetica,sans-serif;line-height:1.5;color:#222">
+<p>${escapeHtml(greeting)}</p>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>
+<p style="font-size:13px;color:#555">If the button does not work, copy this address into your browser:<br>${escapeHtml(action.url)}</p>
+<p>${escapeHtml(closing)}</p>
+<p style="font-size:13px;color:#555">&mdash; ${escapeHtml(ctx.siteName)}<br><a href="${escapeHtml(ctx.publicUrl)}">${escapeHtml(ctx.publicUrl)}</a></p>
+</body></html>
+`;
+  return { to: to.email, subject: `${subject} | ${ctx.siteName}`, text, html };
+}
+
+export function activationEmail(ctx: EmailContext, to: Recipient, token: string): MailMessage {
+  return compose(
+    ctx,
+    to,
+    'Activate your account',
+    [`Thank you for joining ${ctx.siteName}.`, 'Open the link below to activate your account. The link works once and for 7 days.'],
+    { label: 'Activate your account', url: `${ctx.publicUrl}${paths.activation(token)}` },
+    'If you did not sign up, ignore this e-mail; no account will be activated.',
+  );
+}
+
+export function passwordResetEmail(ctx: EmailContext, to: Recipient, token: string): MailMessage {
+  return compose(
+    ctx,
+    to,
+    'Reset your password',
+    [
+      `Someone asked to reset the password of your ${ctx.siteName} account.`,
+      'Open the link below to choose a new password. The link works once and for 1 hour.',
+    ],
+    { label: 'Choose a new password', url: `${ctx.publicUrl}${paths.resetPassword(token)}` },
+    'If you did not ask for this, ignore this e-mail; your password stays as it is.',
+  );
+}

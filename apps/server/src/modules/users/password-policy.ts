@@ -1,0 +1,27 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
+
+/**
+ * Password rules of NIST SP 800-63B: a minimum length and a check against passwords known from breaches, with no
+ * composition rules. The list is zxcvbn-ts's common-password dictionary (about 49,000 entries, MIT licence).
+ */
+export const PASSWORD_MIN_LENGTH = 10;
+/** scrypt takes any length; the cap only keeps a request from being needlessly expensive. */
+export const PASSWORD_MAX_LENGTH = 200;
+
+const commonPasswords = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+
+/** Why `password` is refused, or null when it is acceptable. `personal` holds the user's e-mail and names. */
+export function passwordProblem(password: string, personal: (string | undefined)[] = []): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters`;
+  const lowered = password.toLowerCase();
+  if (commonPasswords.has(lowered)) return 'This password is too common; choose one that is harder to guess';
+  if (/^(.)\1+$/.test(password)) return 'This password is too easy to guess';
+  for (const value of personal) {
+    const v = value?.trim().toLowerCase();
+    if (v && v.length >= 3 && (lowered === v || lowered === v.split('@')[0])) {
+      return 'Do not use your e-mail or name as the password';
+    }
+  }
+  return null;
+}

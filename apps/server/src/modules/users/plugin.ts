@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
+import {
+  emailOnlyBody,
+  errorResponses,
+  listQuery,
+  meResponse,
+  messageResponse,
+  resetBody,
+  roleBody,
+  signinBody,
+  signupBody,
+  tokenParams,
+  tokenResponse,
+  userIdParams,
+  userResponse,
+} from './schemas';
+import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, toMe, toUserListItem, type LimitName } from './service';
+import type { LimitRule } from './rate-limiter';
+import { z } from 'zod';
+
+export interface UsersPluginOptions {
+  /** Overrides of the default rate limits (tests, or a deployment with other needs). */
+  limits?: Partial<Record<LimitName, LimitRule>>;
+}
+
+const tags = ['users'];
+
+/** Accounts under /api/users: sign-up with e-mailed activation, sign-in, password reset, the current user and roles. */
+const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, options) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const accounts = new AccountService(app as unknown as FastifyInstance, options.limits);
+  app.addHook('onClose', () => accounts.flushMail());
+  // Limits run before body validation, so every request counts, well-formed or not.
+  const limitSignup = async (request: FastifyRequest) => accounts.consumeSignup(request.ip);
+  const limitMailRequest = async (request: FastifyRequest) => accounts.consumeMailRequest(request.ip);
+
+  app.post(
+    '/signup',
+    { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...errorResponses } } },
+    async (request, reply) => {
+      const { firstName, lastName, email, password } = request.body;
+      await accounts.signup({ firstName, lastName, email, password });
+      return reply.status(201).send({ message: SIGNUP_DONE });
+    },
+  );
+
+  app.post(
+    '/user/activation/:token',
+    { schema: { tags, params: tokenParams, response: { 200: messageResponse, ...errorResponses } } },
+    async (request) => {
+      await accounts.activate(request.params.token);
+      return { message: ACTIVATED };
+    },
+  );
+
+  app.post(
+    '/resend-activation',
+    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
+    async (request) => {
+      await accounts.resendActivation(request.body.email);
+      return { message: ACTIVATION_SENT };
+    },
+  );
+
+  app.post(
+    '/signin',
+    {
+      schema: {
+        tags,
+        body: signinBody,
+        response: { 200: tokenResponse, ...errorResponses, 403: z.object({ message: z.string(), resend: z.boolean().optional() }) },
+      },
+    },
+    async (request, reply) => {
+      const result = await accounts.signin(request.ip, request.body.email, request.body.password);
+      if ('inactive' in result) return reply.status(403).send({ message: ACTIVATE_FIRST, resend: true });
+      return { token: result.token };
+    },
+  );
+
+  /**
+   * Sign-out. Tokens are stateless JWTs: the server keeps no session, so signing out means the client deletes its
+   * token. This call exists for the spec's contract and always answers 200. A token stays valid until it expires
+   * (JWT_TTL_HOURS) unless the account's token version is raised, which a password reset or a role change does:
+   * then every token issued before stops working at once.
+   */
+  app.get('/signout', { schema: { tags, response: { 200: messageResponse } } }, async () => ({ message: 'Signed out' }));
+
+  app.get(
+    '/me',
+    { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...errorResponses } } },
+    async (request) => toMe(await accounts.me((await request.getActor())!)),
+  );
+
+  app.post(
+    '/forgotpassword',
+    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
+    async (request) => {
+      await accounts.forgotPassword(request.body.email);
+      return { message: RESET_SENT };
+    },
+  );
+
+  app.post(
+    '/resetpassword/:token',
+    { schema: { tags, params: tokenParams, body: resetBody, response: { 200: messageResponse, ...errorResponses } } },
+    async (request) => {
+      await accounts.resetPassword(request.params.token, request.body);
+      return { message: PASSWORD_CHANGED };
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      preHandler: app.requireRole('super'),
+      schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { rows, total } = await accounts.list(request.query.limit, request.query.offset);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return rows.map(toUserListItem);
+    },
+  );
+
+  app.put(
+    '/:id/role',
+    {
+      preHandler: app.requireRole('super'),
+      schema: { tags, params: userIdParams, body: roleBody, response: { 200: userResponse, ...errorResponses } },
+    },
+    async (request) => {
+      const actor = (await request.getActor())!;
+      return toUserListItem(await accounts.changeRole(actor, request.params.id, request.body.role));
+    },
+  );
+};
+
+const usersArea: FastifyPluginAsync<UsersPluginOptions> = async (app, options) => {
+  await app.register(usersRoutes, { ...options, prefix: USERS_API_BASE });
+};
+
+export default usersArea;

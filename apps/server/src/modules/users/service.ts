@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Actor, Role } from '@app/shared';
+import { users, type UserRow } from '../../db/schema';
+import { httpError } from '../../errors';
+import { hashPassword, verifyPassword } from '../../services/passwords';
+import type { MailMessage } from '../../services/mail';
+import { activationEmail, passwordResetEmail, type EmailContext } from './emails';
+import { findLiveToken, issueToken, markUsed, retireTokens } from './one-time-tokens';
+import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rate-limiter';
+
+export const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+export const ACTIVATE_FIRST = 'Activate your account first: we sent you a link';
+export const SIGNUP_DONE = 'Your account has been created. We sent you an e-mail with a link to activate it.';
+export const ACTIVATION_SENT = 'If this e-mail belongs to an account that is not yet activated, we sent it a new activation link.';
+export const RESET_SENT = 'If an account exists for this e-mail, we sent it a link to reset the password.';
+export const ACTIVATED = 'Your account has been activated, sign in to your account';
+export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with the new password.';
+export const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export type LimitName = 'signinFailuresPerIp' | 'signinFailuresPerEmail' | 'signupPerIp' | 'mailRequestsPerIp' | 'mailsPerAddress';
+
+export const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
+  signinFailuresPerIp: { max: 5, windowMs: 15 * MINUTE },
+  signinFailuresPerEmail: { max: 5, windowMs: 15 * MINUTE },
+  signupPerIp: { max: 10, windowMs: HOUR },
+  /** Forgot-password and resend-activation requests from one address. */
+  mailRequestsPerIp: { max: 10, windowMs: HOUR },
+  /** Account e-mails to one recipient; over it, requests are answered as usual but nothing is sent (no mail bombing). */
+  mailsPerAddress: { max: 5, windowMs: HOUR },
+};
+
+/** The user fields any response may carry; the password hash is never among them. */
+export function toMe(user: UserRow) {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role };
+}
+
+export function toUserListItem(user: UserRow) {
+  return { ...toMe(user), active: user.active, createdAt: user.createdAt.toISOString() };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Serialises role changes so two supers cannot demote each other at the same moment and leave none. */
+const ROLE_LOCK_KEY = 7_301_778;
+
+/** Account logic of /api/users: sign-up, activation, sign-in, password reset and roles. */
+export class AccountService {
+  private readonly limits: Record<LimitName, RateLimit>;
+  /** A hash of a random password, verified against when the e-mail is unknown so timing does not reveal accounts. */
+  private dummyHash: Promise<string> | null = null;
+  private readonly pendingMail = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    limitRules: Partial<Record<LimitName, LimitRule>> = {},
+  ) {
+    const store = counterStore(app.redis, `${app.config.RATE_LIMIT_PREFIX}users:`);
+    const rules = { ...DEFAULT_LIMITS, ...limitRules };
+    this.limits = Object.fromEntries(
+      (Object.keys(rules) as LimitName[]).map((name) => [name, new RateLimit(store, name, rules[name])]),
+    ) as Record<LimitName, RateLimit>;
+  }
+
+  private get emailContext(): EmailContext {
+    return { siteName: this.app.brand?.siteName ?? this.app.config.SITE_NAME, publicUrl: this.app.config.publicUrl };
+  }
+
+  private findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.app.db
+      .select()
+      .from(users)
+      .where(eq(users.email, email))
+      .limit(1)
+      .then((rows) => rows[0]);
+  }
+
+  /**
+   * Sends in the background: the answer must not wait for (or reveal through its timing) whether a message was sent.
+   * A failed delivery is logged; the user can ask again.
+   */
+  private deliver(message: MailMessage): void {
+    const sending = this.app.mail.send(message).catch((err) => this.app.log.error({ err, to: message.to }, 'account e-mail not sent'));
+    this.pendingMail.add(sending);
+    void sending.finally(() => this.pendingMail.delete(sending));
+  }
+
+  /** Waits for e-mails still being sent (on shutdown). */
+  async flushMail(): Promise<void> {
+    await Promise.allSettled([...this.pendingMail]);
+  }
+
+  /** Whether another account e-mail may go to `email` now (counted whether or not the account exists). */
+  private async mayMail(email: string): Promise<boolean> {
+    const window = await this.limits.mailsPerAddress.record(email);
+    return window.count <= this.limits.mailsPerAddress.rule.max;
+  }
+
+  /** Counts a sign-up request from `ip` (before validation, so malformed floods count too); 429 over the limit. */
+  consumeSignup(ip: string): Promise<void> {
+    return this.limits.signupPerIp.consume(ip);
+  }
+
+  /** Counts a forgot-password or resend-activation request from `ip`; 429 over the limit. */
+  consumeMailRequest(ip: string): Promise<void> {
+    return this.limits.mailRequestsPerIp.consume(ip);
+  }
+
+  async signup(input: { firstName: string; lastName: string; email: string; password: string }): Promise<void> {
+    const taken = httpError.badRequest({ email: 'An account with this e-mail already exists' });
+    if (await this.findByEmail(input.email)) throw taken;
+    const passwordHash = await hashPassword(input.password);
+    let token: string;
+    let user: UserRow;
+    try {
+      [user, token] = await this.app.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, role: 'contributor', active: false })
+          .returning();
+        return [created!, await issueToken(tx, created!.id, 'activation')] as const;
+      });
+    } catch (err) {
+      // Two sign-ups with one e-mail at the same moment: the unique index decides, the loser gets the field error.
+      if (await this.findByEmail(input.email)) throw taken;
+      throw err;
+    }
+    if (await this.mayMail(user.email)) this.deliver(activationEmail(this.emailContext, user, token));
+  }
+
+  async activate(token: string): Promise<void> {
+    await this.app.db.transaction(async (tx) => {
+      const row = await findLiveToken(tx, token, 'activation');
+      await markUsed(tx, row.id, 'activation');
+      await tx.update(users).set({ active: true, updatedAt: new Date() }).where(eq(users.id, row.userId));
+    });
+  }
+
+  async resendActivation(email: string): Promise<void> {
+    const user = await this.findByEmail(email);
+    const allowed = await this.mayMail(email);
+    if (!user || user.active || !allowed) return;
+    const token = await issueToken(this.app.db, user.id, 'activation');
+    this.deliver(activationEmail(this.emailContext, user, token));
+  }
+
+  /** A JWT, or `inactive` for a right password of an account not yet activated. Throws 401 or 429. */
+  async signin(ip: string, email: string, password: string): Promise<{ token: string } | { inactive: true }> {
+    await assertNotBlocked([
+      [this.limits.signinFailuresPerIp, ip],
+      [this.limits.signinFailuresPerEmail, email],
+    ]);
+    const user = await this.findByEmail(email);
+    let valid: boolean;
+    if (user) {
+      valid = await verifyPassword(password, user.passwordHash);
+    } else {
+      this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+      await verifyPassword(password, await this.dummyHash);
+      valid = false;
+    }
+    if (!user || !valid) {
+      await Promise.all([this.limits.signinFailuresPerIp.record(ip), this.limits.signinFailuresPerEmail.record(email)]);
+      throw httpError.unauthorized(WRONG_CREDENTIALS);
+    }
+    await this.limits.signinFailuresPerEmail.reset(email);
+    // Only a caller who knows the password learns that the account is not activated.
+    if (!user.active) return { inactive: true };
+    return { token: await this.app.jwt.sign(user) };
+  }
+
+  async forgotPassword(email: string): Promise<void> {
+    const user = await this.findByEmail(email);
+    const allowed = await this.mayMail(email);
+    if (!user || !allowed) return;
+    const token = await issueToken(this.app.db, user.id, 'reset');
+    this.deliver(passwordResetEmail(this.emailContext, user, token));
+  }
+
+  /** Sets the new password, retires every reset link of the account and raises its token version. */
+  async resetPassword(token: string, input: { email: string; password: string }): Promise<void> {
+    const passwordHash = await hashPassword(input.password);
+    const email = await this.app.db.transaction(async (tx) => {
+      const row = await findLiveToken(tx, token, 'reset');
+      const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).limit(1);
+      if (!user || user.email !== input.email) {
+        throw httpError.badRequest({ email: 'This e-mail does not match the account of this reset link' });
+      }
+      await markUsed(tx, row.id, 'reset');
+      await retireTokens(tx, user.id, 'reset');
+      await tx
+        .update(users)
+        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .where(eq(users.id, user.id));
+      return user.email;
+    });
+    await this.limits.signinFailuresPerEmail.reset(email);
+  }
+
+  async me(actor: Actor): Promise<UserRow> {
+    const [user] = await this.app.db.select().from(users).where(eq(users.id, actor.id)).limit(1);
+    if (!user) throw httpError.unauthorized();
+    return user;
+  }
+
+  async list(limit: number, offset: number): Promise<{ rows: UserRow[]; total: number }> {
+    const [rows, [total]] = await Promise.all([
+      this.app.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset),
+      this.app.db.select({ n: count() }).from(users),
+    ]);
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  /** Changes a role (super only), raising the token version and writing the audit log in the same transaction. */
+  async changeRole(actor: Actor, userId: string, role: Role): Promise<UserRow> {
+    if (!UUID.test(userId)) throw httpError.notFound('No such user');
+    return this.app.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`);
+      const [target] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
+      if (!target) throw httpError.notFound('No such user');
+      if (target.role === role) return target;
+      if (target.role === 'super') {
+        const [supers] = await tx.select({ n: count() }).from(users).where(eq(users.role, 'super'));
+        if (Number(supers?.n ?? 0) <= 1) throw httpError.badRequest({ role: LAST_SUPER });
+      }
+      const [updated] = await tx
+        .update(users)
+        .set({ role, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .where(eq(users.id, userId))
+        .returning();
+      await this.app.audit.append(
+        { actor, action: 'user.role', subject: `user:${userId}`, changes: { role: { before: target.role, after: role } } },
+        tx,
+      );
+      return updated!;
+    });
+  }
+}
