@@ -1,35 +1,44 @@
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 
+/** Web features; each may import only itself, components/ and lib/ (features meet in app/). */
 const features = ['auth', 'records', 'home', 'about', 'gallery', 'dashboard', 'admin', 'campaign', 'reports'];
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/drizzle/**', 'data/**', '**/.tmp/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
   {
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // The shared package is used by both apps and imports neither; web features meet only in the app's routes.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            { target: './packages/shared', from: './apps' },
-            { target: './apps/web/src', from: './apps/server' },
-            { target: './apps/server/src', from: './apps/web' },
-            ...features.map((name) => ({
-              target: `./apps/web/src/features/${name}`,
-              from: './apps/web/src/features',
-              except: [`./${name}`],
-              message: 'Features do not import each other; share through components/ or lib/, or combine them in app/routes.',
-            })),
-            { target: './apps/web/src/components', from: './apps/web/src/features' },
-          ],
-        },
-      ],
     },
   },
+  // The shared package is used by both apps and imports neither.
+  {
+    files: ['packages/shared/**'],
+    rules: restrict([{ group: ['@app/server', '@app/web', '**/apps/**'], message: 'packages/shared must not import the apps.' }]),
+  },
+  {
+    files: ['apps/web/**'],
+    rules: restrict([{ group: ['@app/server', '**/apps/server/**'], message: 'The web app talks to the server over HTTP only.' }]),
+  },
+  {
+    files: ['apps/server/**'],
+    rules: restrict([{ group: ['@app/web', '**/apps/web/src/**'], message: 'The server does not import web code.' }]),
+  },
+  {
+    files: ['apps/web/src/components/**', 'apps/web/src/lib/**'],
+    rules: restrict([{ group: ['**/features/**'], message: 'Shared UI and lib do not depend on features.' }]),
+  },
+  ...features.map((name) => ({
+    files: [`apps/web/src/features/${name}/**`],
+    rules: restrict([
+      {
+        group: features.filter((f) => f !== name).flatMap((other) => [`../${other}`, `../${other}/**`, `**/features/${other}`, `**/features/${other}/**`]),
+        message: 'Features do not import each other; share through components/ or lib/, or combine them in app/.',
+      },
+    ]),
+  })),
 );

@@ -8,6 +8,7 @@ import errorsPlugin from './plugins/errors';
 import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import mediaPlugin from './modules/media/plugin';
+import publicCachePlugin from './modules/cache/plugin';
 import healthRoutes from './modules/health/plugin';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
@@ -44,6 +45,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     limits: { fileSize: Math.max(config.MAX_IMAGE_MB, config.MAX_VIDEO_MB), files: 50, fields: 100, fieldSize: 200_000 },
   });
   await app.register(authPlugin);
+  await app.register(publicCachePlugin);
   await app.register(mediaPlugin);
   await app.register(webPlugin, { distDir: options.webDistDir });
   await app.register(healthRoutes);

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import pg from 'pg';
+import { API_BASE } from '@app/shared';
+import { makeEntry, pickEncoding, ResponseCache, type CachedResponse, type Produced } from './response-cache';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    publicCache: {
+      /**
+       * Answers an anonymous public read from the cache, or produces, stores and sends it. Signed-in requests (and
+       * responses produced with `cacheable: false`) go past the cache.
+       */
+      serve: (request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Produced & { cacheable?: boolean }>) => Promise<FastifyReply>;
+      /** Empties this process's cache and tells the other processes to empty theirs. */
+      invalidate: () => void;
+      stats: () => { entries: number; bytes: number; hits: number; misses: number };
+    };
+  }
+}
+
+const CHANNEL = 'public_cache_invalidate';
+
+function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
+  reply.headers(entry.headers).header('etag', entry.etag).header('vary', 'Accept-Encoding, Authorization');
+  if (request.headers['if-none-match'] === entry.etag) return reply.status(304).send();
+  const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.status(entry.status).header('content-length', body.length).send(body);
+}
+
+/**
+ * The cache of public responses (issue 9). Every successful write clears it before the write's response is sent
+ * (an onSend hook), here and, through Redis or PostgreSQL notifications, in every other server process.
+ */
+export default fp(
+  async (app) => {
+    const cache = new ResponseCache(app.config.CACHE_MAX_MB * 1024 * 1024);
+    const instanceId = randomUUID();
+    let broadcast: () => void = () => {};
+
+    if (app.redis) {
+      const subscriber = app.redis.duplicate();
+      await subscriber.subscribe(CHANNEL);
+      subscriber.on('message', (_channel, from) => {
+        if (from !== instanceId) cache.invalidateAll();
+      });
+      broadcast = () => void app.redis!.publish(CHANNEL, instanceId).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      app.addHook('onClose', async () => void (await subscriber.quit()));
+    } else if (app.database.driver === 'postgres' && app.config.DATABASE_URL) {
+      const listener = new pg.Client({ connectionString: app.config.DATABASE_URL });
+      await listener.connect();
+      listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
+      listener.on('notification', (msg) => {
+        if (msg.channel === CHANNEL && msg.payload !== instanceId) cache.invalidateAll();
+      });
+      await listener.query(`listen ${CHANNEL}`);
+      broadcast = () =>
+        void app.database.query('select pg_notify($1, $2)', [CHANNEL, instanceId]).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      app.addHook('onClose', async () => void (await listener.end()));
+    }
+
+    const invalidate = () => {
+      cache.invalidateAll();
+      broadcast();
+    };
+
+    // Fast path: a cached anonymous read is answered before routing and validation.
+    app.addHook('onRequest', async (request, reply) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return;
+      const entry = cache.get(request.url);
+      if (entry) return send(request, reply, entry);
+    });
+
+    // Any successful write to the records API may change a public response. Background jobs that change public data
+    // (a processed video, a delivered letter) call `invalidate` themselves.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const write = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
+      if (write && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) invalidate();
+      return payload;
+    });
+
+    app.decorate('publicCache', {
+      async serve(request, reply, produce) {
+        const generation = cache.currentGeneration();
+        const produced = await produce();
+        const entry = makeEntry(produced);
+        if (!request.headers.authorization && produced.cacheable !== false && produced.status === 200) {
+          cache.set(request.url, entry, generation);
+        }
+        return send(request, reply, entry);
+      },
+      invalidate,
+      stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses }),
+    });
+  },
+  { name: 'public-cache', dependencies: ['db', 'security'] },
+);

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+
+/** A public response kept serialised and already compressed, so a hit costs no JSON work and no compression. */
+export interface CachedResponse {
+  status: number;
+  etag: string;
+  headers: Record<string, string>;
+  identity: Buffer;
+  gzip: Buffer | null;
+  br: Buffer | null;
+}
+
+export interface Produced {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** Bodies smaller than this are not worth compressing. */
+const COMPRESS_MIN_BYTES = 512;
+
+export function makeEntry(produced: Produced): CachedResponse {
+  const identity = Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body);
+  const compress = identity.length >= COMPRESS_MIN_BYTES;
+  return {
+    status: produced.status,
+    etag: produced.headers.etag ?? `"${createHash('sha1').update(identity).digest('base64url')}"`,
+    headers: produced.headers,
+    identity,
+    gzip: compress ? gzipSync(identity, { level: 6 }) : null,
+    br: compress
+      ? brotliCompressSync(identity, {
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+        })
+      : null,
+  };
+}
+
+/** Which stored body fits the request's Accept-Encoding (brotli first). */
+export function pickEncoding(entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
+  const accept = acceptEncoding ?? '';
+  if (entry.br && /\bbr\b/.test(accept)) return { body: entry.br, encoding: 'br' };
+  if (entry.gzip && /\bgzip\b/.test(accept)) return { body: entry.gzip, encoding: 'gzip' };
+  return { body: entry.identity, encoding: null };
+}
+
+/**
+ * LRU of public responses bounded by bytes. Writes clear it (`invalidateAll`): writes are rare next to reads, and
+ * clearing everything cannot leave a stale list, detail, gallery or link preview behind. A generation number stops a
+ * read that started before a write from storing what it read after the write cleared the cache.
+ */
+export class ResponseCache {
+  private readonly lru: LRUCache<string, CachedResponse>;
+  private generation = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(maxBytes: number) {
+    this.lru = new LRUCache<string, CachedResponse>({
+      maxSize: Math.max(1024, maxBytes),
+      sizeCalculation: (e) => e.identity.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 256,
+    });
+  }
+
+  get(key: string): CachedResponse | undefined {
+    const entry = this.lru.get(key);
+    if (entry) this.hits++;
+    else this.misses++;
+    return entry;
+  }
+
+  /** The generation to pass to `set` (taken before producing the response). */
+  currentGeneration(): number {
+    return this.generation;
+  }
+
+  set(key: string, entry: CachedResponse, generation: number): boolean {
+    if (generation !== this.generation) return false;
+    this.lru.set(key, entry);
+    return true;
+  }
+
+  invalidateAll(): void {
+    this.generation++;
+    this.lru.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  get bytes(): number {
+    return this.lru.calculatedSize ?? 0;
+  }
+}
