@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Database } from './db';
 import { upsertSuper } from './services/accounts';
+import { importContactsCommand } from './modules/campaign/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -10,6 +11,7 @@ import { upsertSuper } from './services/accounts';
 type Command = { usage: string; run: (args: string[], database: Database) => Promise<number> };
 
 export const commands: Record<string, Command> = {
+  'import-contacts': importContactsCommand,
   'create-super': {
     usage: 'create-super <email> <password>   create or promote an active super account',
     async run(args, database) {
