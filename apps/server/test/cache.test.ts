@@ -1,0 +1,145 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase, type Database } from '../src/db';
+import { ResponseCache, makeEntry } from '../src/modules/cache/response-cache';
+
+/** An app with a counting public route and a write route, on `database`. */
+async function appWithProbe(database: Database, env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cache-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'y'.repeat(40), ...env });
+  const app = await buildApp({ config, database, runJobs: false, logger: false });
+  const state = { produced: 0, value: 'first', duringProduce: null as null | (() => void) };
+  app.get('/api/v1.0.0/__probe', async (request, reply) =>
+    app.publicCache.serve(request, reply, async () => {
+      state.produced++;
+      state.duringProduce?.();
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value: state.value, pad: 'x'.repeat(2000) }) };
+    }),
+  );
+  app.post('/api/v1.0.0/__probe', async () => {
+    state.value = 'second';
+    return { ok: true };
+  });
+  await app.ready();
+  return { app, state };
+}
+
+describe('response cache store', () => {
+  it('keeps entries within its byte bound and drops the least recently used', () => {
+    const cache = new ResponseCache(20_000);
+    for (let i = 0; i < 50; i++) cache.set(`/k${i}`, makeEntry({ status: 200, headers: {}, body: 'z'.repeat(1000) + i }), cache.currentGeneration());
+    expect(cache.bytes).toBeLessThanOrEqual(20_000);
+    expect(cache.get('/k49')).toBeDefined();
+    expect(cache.get('/k0')).toBeUndefined();
+  });
+
+  it('refuses to store a response read before an invalidation', () => {
+    const cache = new ResponseCache(1_000_000);
+    const generation = cache.currentGeneration();
+    cache.invalidateAll();
+    expect(cache.set('/x', makeEntry({ status: 200, headers: {}, body: 'old' }), generation)).toBe(false);
+    expect(cache.get('/x')).toBeUndefined();
+  });
+});
+
+describe('public cache in one process', () => {
+  let database: Database;
+  let app: FastifyInstance;
+  let state: Awaited<ReturnType<typeof appWithProbe>>['state'];
+  beforeAll(async () => {
+    database = await openDatabase({});
+    ({ app, state } = await appWithProbe(database));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('serves repeated anonymous reads from the cache, compressed, with 304 on a matching ETag', async () => {
+    const first = await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe', headers: { 'accept-encoding': 'br' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(first.rawPayload).toString()).value).toBe('first');
+    const second = await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe', headers: { 'accept-encoding': 'gzip' } });
+    expect(second.headers['content-encoding']).toBe('gzip');
+    expect(state.produced).toBe(1);
+    const etag = String(first.headers.etag);
+    const notModified = await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe', headers: { 'if-none-match': etag } });
+    expect(notModified.statusCode).toBe(304);
+    expect(state.produced).toBe(1);
+  });
+
+  it('never caches signed-in reads', async () => {
+    const before = state.produced;
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?signed', headers: { authorization: 'Bearer x' } });
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?signed', headers: { authorization: 'Bearer x' } });
+    expect(state.produced).toBe(before + 2);
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?signed' });
+    expect(state.produced).toBe(before + 3);
+  });
+
+  it('shows a write on the very next anonymous read', async () => {
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
+    const write = await app.inject({ method: 'POST', url: '/api/v1.0.0/__probe' });
+    expect(write.statusCode).toBe(200);
+    const after = await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
+    expect(after.json().value).toBe('second');
+  });
+
+  it('does not keep a read that raced with a write', async () => {
+    state.duringProduce = () => app.publicCache.invalidate();
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?race' });
+    state.duringProduce = null;
+    const before = state.produced;
+    await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?race' });
+    expect(state.produced).toBe(before + 1);
+  });
+});
+
+// Two server processes on one database: a write in one clears the other's cache (PostgreSQL suite: TEST_PG_URL).
+describe.runIf(Boolean(process.env.TEST_PG_URL))('public cache across two processes', () => {
+  const variants = [
+    ['PostgreSQL LISTEN/NOTIFY', {} as Record<string, string>],
+    ['Redis pub/sub', { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }],
+  ] as const;
+  for (const [name, extraEnv] of variants) {
+    it(`invalidates through ${name}`, async () => {
+      const base = process.env.TEST_PG_URL!;
+      const dbName = `cache_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`create database ${dbName}`);
+      const url = new URL(base);
+      url.pathname = `/${dbName}`;
+      const env = { DATABASE_URL: url.toString(), ...extraEnv };
+      const dbA = await openDatabase({ databaseUrl: url.toString() });
+      const dbB = await openDatabase({ databaseUrl: url.toString() });
+      const a = await appWithProbe(dbA, env);
+      const b = await appWithProbe(dbB, env);
+      try {
+        await b.app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
+        await b.app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
+        expect(b.state.produced).toBe(1);
+        await a.app.inject({ method: 'POST', url: '/api/v1.0.0/__probe' });
+        await expect.poll(async () => {
+          await b.app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
+          return b.state.produced;
+        }, { timeout: 3000, interval: 50 }).toBeGreaterThan(1);
+      } finally {
+        await a.app.close();
+        await b.app.close();
+        await dbA.close();
+        await dbB.close();
+        await admin.query(`drop database ${dbName} with (force)`);
+        await admin.end();
+      }
+    });
+  }
+});
