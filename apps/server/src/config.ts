@@ -78,8 +78,9 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
-  MAX_IMAGE_MB: megabytes.default(20),
-  MAX_VIDEO_MB: megabytes.default(1024),
+  // zod 4: a default is the parsed output (bytes), not an input run through the transform.
+  MAX_IMAGE_MB: megabytes.default(20 * 1024 * 1024),
+  MAX_VIDEO_MB: megabytes.default(1024 * 1024 * 1024),
   CACHE_MAX_MB: positiveInt(10_000).default(64),
   CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),
   SAMPLE_DATA: bool.optional(),
