@@ -1,4 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import docsPlugin from './docs/plugin';
+import recordsPlugin from './records/plugin';
+import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
 
@@ -6,4 +9,11 @@ import usersArea from './users/plugin';
  * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
  * keeps everything else in its own folder.
  */
-export const areaPlugins: FastifyPluginAsync[] = [usersArea, campaignArea];
+export const areaPlugins: FastifyPluginAsync[] = [
+  // First: the OpenAPI document collects the routes registered after it.
+  docsPlugin,
+  recordsPlugin,
+  auditRoutes,
+  usersArea,
+  campaignArea,
+];

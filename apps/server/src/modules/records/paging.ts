@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@app/shared';
+
+/** A position in a newest-first list: the last item seen (createdAt, then id, both descending). */
+export interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}
+
+/** Opaque to clients: base64url of "createdAt|id". */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(value: string): Cursor | null {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const [createdAt, id, ...rest] = text.split('|');
+  if (rest.length || !createdAt || !id || !isUuid(id)) return null;
+  const date = new Date(createdAt);
+  if (Number.isNaN(date.getTime())) return null;
+  return { createdAt: date.toISOString(), id };
+}
+
+/** Query string of every paginated list. A limit above the maximum is lowered to it rather than refused. */
+export const pageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'Must be a whole number' })
+    .int({ error: 'Must be a whole number' })
+    .min(1, { error: 'Must be at least 1' })
+    .optional()
+    .describe(`Items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`),
+  offset: z.coerce
+    .number({ error: 'Must be a whole number' })
+    .int({ error: 'Must be a whole number' })
+    .min(0, { error: 'Must be zero or more' })
+    .max(10_000_000, { error: 'Too large' })
+    .optional()
+    .describe('Items to skip (ignored when cursor is given)'),
+  cursor: z.string().max(200).optional().describe('Opaque keyset position from a previous Link rel="next"'),
+});
+
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+export interface Page {
+  limit: number;
+  offset: number;
+  cursor: Cursor | null;
+}
+
+/** Resolves defaults; `null` when the cursor cannot be read (the caller answers 400). */
+export function resolvePage(query: PageQuery): Page | null {
+  const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
+  if (query.cursor !== undefined) {
+    const cursor = decodeCursor(query.cursor);
+    return cursor ? { limit, offset: 0, cursor } : null;
+  }
+  return { limit, offset: query.offset ?? 0, cursor: null };
+}
+
+/**
+ * The Link header of a list page. Offset paging gets next and prev; cursor paging gets next (from the last item)
+ * and first, since a keyset cannot step backwards without a second index order.
+ */
+export function linkHeader(
+  basePath: string,
+  page: Page,
+  total: number,
+  itemCount: number,
+  lastItem: Cursor | null,
+  extraQuery: Record<string, string> = {},
+): string | null {
+  const url = (params: Record<string, string | number>) => {
+    const qs = new URLSearchParams({ ...extraQuery, ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) });
+    return `<${basePath}?${qs.toString()}>`;
+  };
+  const links: string[] = [];
+  if (page.cursor) {
+    if (itemCount === page.limit && lastItem) links.push(`${url({ limit: page.limit, cursor: encodeCursor(lastItem) })}; rel="next"`);
+    links.push(`${url({ limit: page.limit, offset: 0 })}; rel="first"`);
+  } else {
+    if (page.offset + itemCount < total) {
+      links.push(`${url({ limit: page.limit, offset: page.offset + page.limit })}; rel="next"`);
+    }
+    if (page.offset > 0) links.push(`${url({ limit: page.limit, offset: Math.max(0, page.offset - page.limit) })}; rel="prev"`);
+  }
+  return links.length ? links.join(', ') : null;
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { computeRead, type ReadResponse, type ReadTarget } from './reads';
+
+/** Lists and records change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+
+export type ChangeListener = (change: { category: string | null }) => void;
+
+/**
+ * The ONE entry point of anonymous public reads. Everything an anonymous visitor can read goes through `read`,
+ * which returns plain {status, headers, body}, so a response cache can wrap it without touching the routes.
+ * `changed` is called after every committed write; a cache subscribes with `onChange` to drop what it holds.
+ * Signed-in requests never come here (see routes: request.hasAuthHeader).
+ */
+export interface PublicReads {
+  read(target: ReadTarget): Promise<ReadResponse>;
+  onChange(listener: ChangeListener): void;
+  changed(category: string | null): void;
+}
+
+export function createPublicReads(app: FastifyInstance): PublicReads {
+  const listeners = new Set<ChangeListener>();
+  return {
+    async read(target) {
+      const response = await computeRead(app, target, false);
+      if (response.status === 200) response.headers['cache-control'] = PUBLIC_CACHE_CONTROL;
+      return response;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+    },
+    changed(category) {
+      for (const listener of listeners) {
+        try {
+          listener({ category });
+        } catch (err) {
+          app.log.error({ err }, 'public reads: change listener failed');
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE, CATEGORIES, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
+import { toGalleryItem, toRecordDto, toRecordDtos } from './dto';
+import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
+import { cursorOf, findGalleryImage, findRecord, listGallery, listRecords } from './repository';
+
+export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+
+/** A read's answer as data, so it can be cached, conditioned (ETag) and sent by one function. */
+export interface ReadResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The reads of the records API. `news` is the newest records of every category. */
+export type ReadTarget =
+  | { kind: 'list'; category: CategorySlug; query: PageQuery }
+  | { kind: 'one'; category: CategorySlug; id: string }
+  | { kind: 'news'; query: PageQuery }
+  | { kind: 'images'; query: PageQuery }
+  | { kind: 'image'; id: string };
+
+/** Everything the reads depend on: which category/records, and whether non-public ones are shown. */
+export function readKey(target: ReadTarget): string {
+  return JSON.stringify(target);
+}
+
+function etagOf(body: unknown, headers: Record<string, string>): string {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(body))
+    .update(headers[TOTAL_COUNT_HEADER] ?? '')
+    .digest('base64url')
+    .slice(0, 27);
+  return `W/"${hash}"`;
+}
+
+const notFound = (): ReadResponse => ({ status: 404, headers: {}, body: { message: 'Not found' } });
+
+/**
+ * Computes a read. `includePrivate` is true for signed-in readers (decisions §4: they also see non-public events
+ * and massacres). Cache headers are added by the caller, which knows who is asking.
+ */
+export async function computeRead(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
+  const response = await compute(app, target, includePrivate);
+  if (response.status === 200) response.headers.etag = etagOf(response.body, response.headers);
+  return response;
+}
+
+async function compute(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
+  switch (target.kind) {
+    case 'one': {
+      const row = await findRecord(app.db, target.id);
+      if (!row || row.deletedAt || row.category !== target.category) return notFound();
+      if (!includePrivate && !row.public) return notFound();
+      const files = await app.media.forRecords([row.id]);
+      return { status: 200, headers: {}, body: toRecordDto(row, files.get(row.id) ?? [], app.media) };
+    }
+    case 'image': {
+      const row = await findGalleryImage(app.db, target.id, includePrivate);
+      if (!row) return notFound();
+      return { status: 200, headers: {}, body: toGalleryItem(row, app.media) };
+    }
+    case 'list':
+    case 'news': {
+      const page = resolvePage(target.query);
+      if (!page) return { status: 400, headers: {}, body: { cursor: 'This cursor is not valid' } };
+      const category = target.kind === 'list' ? target.category : undefined;
+      const { rows, total } = await listRecords(app.db, { category, includePrivate }, page);
+      const body = await toRecordDtos(rows, app.media);
+      const path = `${API_BASE}/${category ?? 'news'}`;
+      const last = rows.at(-1);
+      const response = withPaging({ status: 200, headers: {}, body }, total, linkHeader(path, page, total, rows.length, last ? cursorOf(last) : null));
+      // Where keyset paging starts: the position after this page's last item, whichever paging this call used.
+      if (last && rows.length === page.limit) response.headers[NEXT_CURSOR_HEADER] = encodeCursor(cursorOf(last));
+      return response;
+    }
+    case 'images': {
+      const page = resolvePage({ ...target.query, cursor: undefined });
+      if (!page) return { status: 400, headers: {}, body: { cursor: 'This cursor is not valid' } };
+      const { rows, total } = await listGallery(app.db, includePrivate, page);
+      const body = rows.map((row) => toGalleryItem(row, app.media));
+      return withPaging({ status: 200, headers: {}, body }, total, linkHeader(`${API_BASE}/images`, page, total, rows.length, null));
+    }
+  }
+}
+
+function withPaging(response: ReadResponse, total: number, link: string | null): ReadResponse {
+  response.headers[TOTAL_COUNT_HEADER] = String(total);
+  if (link) response.headers.link = link;
+  return response;
+}
+
+export function isKnownCategory(slug: string): slug is CategorySlug {
+  return slug in CATEGORIES;
+}

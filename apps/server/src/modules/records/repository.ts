@@ -1,0 +1,144 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { CATEGORY_LIST, type CategorySlug } from '@app/shared';
+import type { Db } from '../../db';
+import { media, records, type RecordRow } from '../../db/schema';
+import type { Cursor, Page } from './paging';
+
+/** A transaction handle of the application database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;
+
+export interface ListFilter {
+  /** One category, or every category (news). */
+  category?: CategorySlug;
+  /** Signed-in readers also see non-public events and massacres. */
+  includePrivate: boolean;
+}
+
+/**
+ * The live-records predicate, written to match the partial indexes records_category_list_idx (signed in) and
+ * records_category_public_list_idx (anonymous): `deleted_at is null [and public]`.
+ */
+function liveConditions(filter: ListFilter): SQL[] {
+  const conditions: SQL[] = [isNull(records.deletedAt)];
+  if (filter.category) conditions.push(eq(records.category, filter.category));
+  if (!filter.includePrivate) conditions.push(sql`${records.public}`);
+  return conditions;
+}
+
+/** The list query (exported so the index test can EXPLAIN exactly what the API runs). */
+export function listQuery(db: Executor, filter: ListFilter, page: Page) {
+  const conditions = liveConditions(filter);
+  if (page.cursor) {
+    conditions.push(
+      sql`(${records.createdAt}, ${records.id}) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.id}::uuid)`,
+    );
+  }
+  return db
+    .select()
+    .from(records)
+    .where(and(...conditions))
+    .orderBy(desc(records.createdAt), desc(records.id))
+    .limit(page.limit)
+    .offset(page.cursor ? 0 : page.offset);
+}
+
+/** count(*) over the same partial index as the list; cheap up to ~100k rows per category. */
+export function countQuery(db: Executor, filter: ListFilter) {
+  return db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(records)
+    .where(and(...liveConditions(filter)));
+}
+
+export async function listRecords(db: Db, filter: ListFilter, page: Page) {
+  const [rows, [count]] = await Promise.all([listQuery(db, filter, page), countQuery(db, filter)]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export function cursorOf(row: Pick<RecordRow, 'createdAt' | 'id'>): Cursor {
+  return { createdAt: row.createdAt.toISOString(), id: row.id };
+}
+
+/** Any row by id, live or trashed. */
+export async function findRecord(db: Executor, id: string): Promise<RecordRow | null> {
+  const [row] = await db.select().from(records).where(eq(records.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The row, locked until the transaction ends, so concurrent writes to one record apply one after the other. */
+export async function lockRecord(tx: Tx, id: string): Promise<RecordRow | null> {
+  const [row] = await tx.select().from(records).where(eq(records.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function listTrash(db: Db, page: Page) {
+  const where = isNotNull(records.deletedAt);
+  const [rows, [count]] = await Promise.all([
+    db.select().from(records).where(where).orderBy(desc(records.deletedAt), desc(records.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(records).where(where),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+const GALLERY_CATEGORIES = CATEGORY_LIST.filter((c) => c.inGallery).map((c) => c.slug);
+
+/** Live images of live records in gallery categories: newest record first, then the record's own image order. */
+function galleryConditions(includePrivate: boolean): SQL[] {
+  const conditions: SQL[] = [
+    isNull(media.removedAt),
+    eq(media.kind, 'image'),
+    isNull(records.deletedAt),
+    inArray(records.category, GALLERY_CATEGORIES),
+  ];
+  if (!includePrivate) conditions.push(sql`${records.public}`);
+  return conditions;
+}
+
+const galleryColumns = { media, record: { id: records.id, category: records.category, title: records.title } };
+
+export async function listGallery(db: Db, includePrivate: boolean, page: Page) {
+  const where = and(...galleryConditions(includePrivate));
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(galleryColumns)
+      .from(media)
+      .innerJoin(records, eq(records.id, media.recordId))
+      .where(where)
+      .orderBy(desc(records.createdAt), desc(records.id), asc(media.position), asc(media.createdAt))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(media).innerJoin(records, eq(records.id, media.recordId)).where(where),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export async function findGalleryImage(db: Db, mediaId: string, includePrivate: boolean) {
+  const [row] = await db
+    .select(galleryColumns)
+    .from(media)
+    .innerJoin(records, eq(records.id, media.recordId))
+    .where(and(eq(media.id, mediaId), ...galleryConditions(includePrivate)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A live file with its record (any category), for the image edit and delete calls. */
+export async function findLiveMedia(db: Executor, mediaId: string) {
+  const [row] = await db
+    .select({ media, record: records })
+    .from(media)
+    .innerJoin(records, eq(records.id, media.recordId))
+    .where(and(eq(media.id, mediaId), isNull(media.removedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Live files of one record inside a transaction (the write path must see its own uploads). */
+export async function liveMediaOf(db: Executor, recordId: string) {
+  return db
+    .select()
+    .from(media)
+    .where(and(eq(media.recordId, recordId), isNull(media.removedAt)))
+    .orderBy(asc(media.position), asc(media.createdAt));
+}

@@ -1,0 +1,327 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  can,
+  dataFields,
+  recordInputSchema,
+  uploadFields,
+  type Actor,
+  type CategoryDef,
+  type CategorySlug,
+  type RecordInput,
+} from '@app/shared';
+import type { Db } from '../../db';
+import { media, records, type MediaRow, type RecordRow } from '../../db/schema';
+import { httpError } from '../../errors';
+import { diffFields } from '../../services/audit';
+import { asClientError, openBody, type UploadPart } from './body';
+import { findLiveMedia, findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
+
+/**
+ * Every write of the records API. Each runs in one transaction together with its audit entry, so a write and its
+ * log entry commit or fail together; a 400 leaves no rows behind.
+ */
+
+type Snapshot = Record<string, unknown>;
+
+/** What the audit log compares: the category's data fields, the review flags and the ids of the live files. */
+function snapshot(row: RecordRow | null, files: MediaRow[] | null): Snapshot | null {
+  if (!row) return null;
+  return { ...(row as unknown as Snapshot), images: (files ?? []).map((f) => f.id) };
+}
+
+function auditedFields(category: CategoryDef): string[] {
+  return [...dataFields(category).map((f) => f.name), 'images'];
+}
+
+/** Columns to write from validated input: only the category's data fields that were sent. */
+function columnValues(category: CategoryDef, input: RecordInput): Partial<RecordRow> {
+  const out: Record<string, unknown> = {};
+  for (const field of dataFields(category)) {
+    if (!(field.name in input) || input[field.name] === undefined) continue;
+    out[field.name] = input[field.name];
+  }
+  // Columns that cannot be empty: a blank posted date keeps the stored one.
+  if (out.createdAt === null) delete out.createdAt;
+  return out as Partial<RecordRow>;
+}
+
+function uploadRole(category: CategoryDef, field: string) {
+  const declared = uploadFields(category).find((f) => f.name === field);
+  if (!declared) return null;
+  if (declared.kind === 'video') return { role: 'video' as const, accept: 'video' as const, single: true };
+  if (declared.kind === 'image') return { role: 'cover' as const, accept: 'image' as const, single: true };
+  return { role: 'gallery' as const, accept: 'image' as const, single: false };
+}
+
+export function notOwnerMessage(): string {
+  return 'You can only change records you created';
+}
+
+export class RecordWrites {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private get db(): Db {
+    return this.app.db;
+  }
+
+  /** POST /{category}: 201 with the new record. */
+  async create(request: FastifyRequest, category: CategoryDef, actor: Actor): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const body = openBody(request);
+      let pending = await body.nextFile();
+      // Check what was sent before the first file, so a bad value is refused before any file is stored.
+      const early = recordInputSchema(category, { partial: true }).parse(body.fields) as RecordInput;
+      const [row] = await tx
+        .insert(records)
+        .values({
+          ...columnValues(category, early),
+          category: category.slug,
+          title: typeof early.title === 'string' ? early.title : '',
+          description: typeof early.description === 'string' ? early.description : '',
+          userId: actor.id,
+          public: true,
+        } as typeof records.$inferInsert)
+        .returning();
+      const recordId = row!.id;
+      await this.storeUploads(tx, category, recordId, actor, pending, body.nextFile);
+      pending = null;
+      // The full check, with fields sent after the files and the required ones.
+      const input = recordInputSchema(category).parse(body.fields) as RecordInput;
+      const [saved] = await tx
+        .update(records)
+        .set({ ...columnValues(category, input), createdAt: (input.createdAt as Date | undefined) ?? row!.createdAt })
+        .where(eq(records.id, recordId))
+        .returning();
+      const files = await liveMediaOf(tx, recordId);
+      await this.app.audit.append(
+        {
+          actor,
+          action: 'create',
+          category: category.slug,
+          recordId,
+          changes: diffFields(null, snapshot(saved!, files), auditedFields(category)),
+        },
+        tx,
+      );
+      return recordId;
+    });
+  }
+
+  /** PUT /{category}/{id}/edit: fields not sent are kept; a new `image` replaces the cover, new `files` append. */
+  async edit(request: FastifyRequest, category: CategoryDef, id: string, actor: Actor): Promise<void> {
+    await this.requireModifiable(category, id, actor);
+    await this.db.transaction(async (tx) => {
+      const before = await lockRecord(tx, id);
+      if (!before || before.deletedAt || before.category !== category.slug) throw httpError.notFound();
+      const filesBefore = await liveMediaOf(tx, id);
+      const body = openBody(request);
+      const pending = await body.nextFile();
+      const schema = recordInputSchema(category, { partial: true });
+      schema.parse(body.fields);
+      await this.storeUploads(tx, category, id, actor, pending, body.nextFile);
+      const input = schema.parse(body.fields) as RecordInput;
+      const [after] = await tx
+        .update(records)
+        .set({ ...columnValues(category, input), updatedAt: new Date() })
+        .where(eq(records.id, id))
+        .returning();
+      const filesAfter = await liveMediaOf(tx, id);
+      const changes = diffFields(snapshot(before, filesBefore), snapshot(after!, filesAfter), auditedFields(category));
+      await this.app.audit.append({ actor, action: 'edit', category: category.slug, recordId: id, changes }, tx);
+    });
+  }
+
+  /**
+   * Stores the files of a create or edit, starting with `first` (already reached by the reader). A single-file field
+   * (`image`) replaces the record's current file of that role; `files` append after the last image.
+   */
+  private async storeUploads(
+    tx: Tx,
+    category: CategoryDef,
+    recordId: string,
+    actor: Actor,
+    first: UploadPart | null,
+    next: () => Promise<UploadPart | null>,
+  ): Promise<void> {
+    const existing = await liveMediaOf(tx, recordId);
+    let nextPosition = existing.reduce((max, f) => Math.max(max, f.position + 1), 1);
+    const seenSingle = new Set<string>();
+    for (let part = first; part; part = await next()) {
+      const role = uploadRole(category, part.field);
+      if (!role) {
+        part.file.stream.resume();
+        throw httpError.badRequest({ [part.file.field]: `A ${category.slug} record takes no file in this field` });
+      }
+      if (role.single) {
+        if (seenSingle.has(part.field)) {
+          part.file.stream.resume();
+          throw httpError.badRequest({ [part.file.field]: 'Send one file in this field' });
+        }
+        seenSingle.add(part.field);
+        for (const old of existing.filter((f) => f.role === role.role)) await this.app.media.remove(old.id, tx as unknown as Db);
+      }
+      try {
+        await this.app.media.ingest(
+          part.file,
+          { recordId, role: role.role, position: role.single ? 0 : nextPosition++, uploadedBy: actor.id, accept: role.accept },
+          tx as unknown as Db,
+        );
+      } catch (err) {
+        throw asClientError(err);
+      }
+    }
+  }
+
+  /** 404 for a missing, trashed or other-category record; 403 unless the actor may change it. */
+  async requireModifiable(category: CategoryDef, id: string, actor: Actor): Promise<RecordRow> {
+    const row = await findRecord(this.db, id);
+    if (!row || row.deletedAt || row.category !== category.slug) throw httpError.notFound();
+    if (!can.modify(actor, row)) throw httpError.forbidden(notOwnerMessage());
+    return row;
+  }
+
+  /** Sets flags on a live record of `category` and logs the change (approve, access toggle). */
+  private async setFlags(
+    category: CategoryDef,
+    id: string,
+    actor: Actor,
+    action: string,
+    compute: (row: RecordRow) => Partial<RecordRow>,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const before = await lockRecord(tx, id);
+      if (!before || before.deletedAt || before.category !== category.slug) throw httpError.notFound();
+      const values = compute(before);
+      const changes = diffFields(before, { ...before, ...values }, Object.keys(values));
+      if (!Object.keys(changes).length) return; // already so: nothing written, nothing logged
+      await tx.update(records).set(values).where(eq(records.id, id));
+      await this.app.audit.append({ actor, action, category: category.slug, recordId: id, changes }, tx);
+    });
+  }
+
+  approve(category: CategoryDef, id: string, actor: Actor) {
+    return this.setFlags(category, id, actor, 'approve', (row) =>
+      row.approved ? {} : { approved: true, approvedBy: actor.id, approvedAt: new Date() },
+    );
+  }
+
+  toggleAccess(category: CategoryDef, id: string, actor: Actor) {
+    return this.setFlags(category, id, actor, 'access', (row) => ({ public: !row.public }));
+  }
+
+  /** DELETE /{category}/{id}/delete: to the trash (owner, admin, super). */
+  async trash(category: CategoryDef, id: string, actor: Actor): Promise<void> {
+    await this.requireModifiable(category, id, actor);
+    await this.setFlags(category, id, actor, 'delete', () => ({ deletedAt: new Date(), deletedBy: actor.id }));
+  }
+
+  /** PUT /trash/{id}/restore. */
+  async restore(id: string, actor: Actor): Promise<CategorySlug> {
+    return this.db.transaction(async (tx) => {
+      const before = await lockRecord(tx, id);
+      if (!before || !before.deletedAt) throw httpError.notFound();
+      const values = { deletedAt: null, deletedBy: null };
+      await tx.update(records).set(values).where(eq(records.id, id));
+      const changes = diffFields(before, { ...before, ...values }, Object.keys(values));
+      await this.app.audit.append({ actor, action: 'restore', category: before.category, recordId: id, changes }, tx);
+      return before.category as CategorySlug;
+    });
+  }
+
+  /** DELETE /trash/{id}: removes the row; its files keep their originals (record_id becomes null). */
+  async purge(id: string, actor: Actor): Promise<CategorySlug> {
+    return this.db.transaction(async (tx) => {
+      const before = await lockRecord(tx, id);
+      if (!before || !before.deletedAt) throw httpError.notFound();
+      const files = await liveMediaOf(tx, id);
+      await tx.delete(records).where(eq(records.id, id));
+      const fields = Object.keys(before).concat('images');
+      const changes = diffFields(snapshot(before, files), null, fields);
+      await this.app.audit.append({ actor, action: 'purge', category: before.category, recordId: id, changes }, tx);
+      return before.category as CategorySlug;
+    });
+  }
+
+  /**
+   * Takes one file off a record (the original stays in storage, named by the audit entry). With `category`, the
+   * file must belong to that record (DELETE /{category}/{id}/image/{imageId}/delete).
+   */
+  async removeImage(mediaId: string, actor: Actor, owner?: { category: CategoryDef; recordId: string }): Promise<RecordRow> {
+    const found = await findLiveMedia(this.db, mediaId);
+    if (!found || found.record.deletedAt) throw httpError.notFound();
+    if (owner && (found.record.id !== owner.recordId || found.record.category !== owner.category.slug)) {
+      throw httpError.notFound();
+    }
+    if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
+    await this.db.transaction(async (tx) => {
+      const removed = await this.app.media.remove(mediaId, tx as unknown as Db);
+      if (!removed) throw httpError.notFound();
+      await this.app.audit.append(
+        {
+          actor,
+          action: 'image.delete',
+          category: found.record.category,
+          recordId: found.record.id,
+          subject: `media:${mediaId}`,
+          changes: {
+            image: {
+              before: { imageId: mediaId, sha256: found.media.sha256, storageKey: found.media.storageKey },
+              after: null,
+            },
+          },
+        },
+        tx,
+      );
+    });
+    return found.record;
+  }
+
+  /** PUT /images/{id}/edit: a new caption (field `caption`) and/or a new file (field `image`) for one image. */
+  async editImage(request: FastifyRequest, mediaId: string, actor: Actor): Promise<string> {
+    const found = await findLiveMedia(this.db, mediaId);
+    if (!found || found.record.deletedAt) throw httpError.notFound();
+    if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
+    return this.db.transaction(async (tx) => {
+      const body = openBody(request);
+      let currentId = mediaId;
+      for (let part = await body.nextFile(); part; part = await body.nextFile()) {
+        if (part.field !== 'image' || currentId !== mediaId) {
+          part.file.stream.resume();
+          throw httpError.badRequest({ [part.file.field]: 'Send one replacement file in the field image' });
+        }
+        await this.app.media.remove(mediaId, tx as unknown as Db);
+        try {
+          const replacement = await this.app.media.ingest(
+            part.file,
+            {
+              recordId: found.record.id,
+              role: found.media.role as 'cover' | 'gallery',
+              position: found.media.position,
+              uploadedBy: actor.id,
+              accept: 'image',
+            },
+            tx as unknown as Db,
+          );
+          currentId = replacement.id;
+        } catch (err) {
+          throw asClientError(err);
+        }
+      }
+      const captionSent = 'caption' in body.fields;
+      const caption = captionSent ? String(body.fields.caption ?? '').trim() : undefined;
+      if (caption !== undefined && caption.length > 1000) throw httpError.badRequest({ caption: 'Must be at most 1000 characters' });
+      if (!captionSent && currentId === mediaId) throw httpError.badRequest({ image: 'Send a new caption or a new image' });
+      const newCaption = captionSent ? caption || null : found.media.caption;
+      await tx.update(media).set({ caption: newCaption }).where(and(eq(media.id, currentId)));
+      const changes: Record<string, { before: unknown; after: unknown }> = {};
+      if (newCaption !== found.media.caption) changes.caption = { before: found.media.caption, after: newCaption };
+      if (currentId !== mediaId) changes.image = { before: mediaId, after: currentId };
+      await this.app.audit.append(
+        { actor, action: 'image.edit', category: found.record.category, recordId: found.record.id, subject: `media:${currentId}`, changes },
+        tx,
+      );
+      return currentId;
+    });
+  }
+}

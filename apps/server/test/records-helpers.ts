@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { dataFields, type CategoryDef } from '@app/shared';
+
+/** Test-only helpers for the records API tests: multipart bodies, a small real image, sample field values. */
+
+export interface FilePart {
+  field: string;
+  filename: string;
+  type: string;
+  data: Buffer;
+}
+
+/** A multipart/form-data body; `filesFirst` puts the files before the text fields. */
+export function multipart(fields: Record<string, string>, files: FilePart[] = [], { filesFirst = false } = {}) {
+  const boundary = `----records-test-${randomBytes(8).toString('hex')}`;
+  const fieldChunks = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  const fileChunks = files.flatMap((f) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.filename}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+    f.data,
+    Buffer.from('\r\n'),
+  ]);
+  const chunks = filesFirst ? [...fileChunks, ...fieldChunks] : [...fieldChunks, ...fileChunks];
+  return {
+    payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A small PNG made by sharp; `seed` changes its colour so each image has its own hash. */
+export async function testImage(seed = 0): Promise<Buffer> {
+  return sharp({ create: { width: 16, height: 12, channels: 3, background: { r: (seed * 37) % 256, g: 80, b: 120 } } })
+    .png()
+    .toBuffer();
+}
+
+/** Valid sample values (strings, as a form sends them) for every data field of a category. Test content only. */
+export function sampleFields(category: CategoryDef, label = 'Sample'): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of dataFields(category)) {
+    switch (field.kind) {
+      case 'text':
+        out[field.name] = `${label} ${field.name} (test data)`;
+        break;
+      case 'markdown':
+        out[field.name] = `**${label}** test description, not real data.`;
+        break;
+      case 'datetime':
+        out[field.name] = '2021-03-04T05:06:07';
+        break;
+      case 'quantity':
+        out[field.name] = '12';
+        break;
+      case 'url':
+        out[field.name] = 'https://example.org/sample-test-page';
+        break;
+      case 'urlList':
+        out[field.name] = 'https://example.org/evidence-a, https://example.org/evidence-b';
+        break;
+    }
+  }
+  return out;
+}
+
+/** The multipart file field that carries images for a category, if it takes images. */
+export function imageField(category: CategoryDef): string | null {
+  if (category.media === 'image') return 'image';
+  if (category.media === 'images') return 'files[]';
+  return null;
+}
