@@ -32,6 +32,31 @@ export interface MediaDto {
   caption: string | null;
   graphic: boolean;
   status: 'queued' | 'processing' | 'ready' | 'failed';
+  /** Size in bytes and detected type of the original (whose SHA-256 is `sha256`). */
+  size?: number;
+  mime?: string;
+  /** Videos: the poster's widest JPEG (its other copies are in `variants`); null until processed. */
+  posterUrl?: string | null;
+  /** Editors of the owning record only: what the original's metadata says about capture. */
+  restricted?: RestrictedMediaInfo | null;
+  /** Editors only: why processing failed or how the file is served. */
+  statusReason?: string | null;
+}
+
+export interface RestrictedMediaInfo {
+  capturedAt?: string;
+  gps?: { latitude: number; longitude: number; altitude?: number };
+  make?: string;
+  model?: string;
+  software?: string;
+}
+
+/** GET /media/verify: fixity check of every stored original. */
+export interface MediaVerifyReport {
+  checked: number;
+  ok: number;
+  mismatched: { id: string; key: string; expected: string; actual: string }[];
+  missing: { id: string; key: string }[];
 }
 
 /** A record as the API returns it (fields of spec §3; category-specific fields are present only when used). */

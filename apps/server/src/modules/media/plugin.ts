@@ -1,8 +1,16 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
-import { httpError } from '../../errors';
-import { MediaService } from './service';
-import { LocalStorage } from './storage';
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { API_BASE } from '@app/shared';
+import { records } from '../../db/schema';
+import { AppError, httpError } from '../../errors';
+import { diffFields } from '../../services/audit';
+import { PUBLIC_CONTENT_TYPES, PUBLIC_NAME } from './formats';
+import { parseRange } from './range';
+import { MediaService, VIDEO_JOB } from './service';
+import { S3Storage, createStorage } from './storage';
+import { findFfmpeg } from './video';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,36 +18,102 @@ declare module 'fastify' {
   }
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.avif': 'image/avif',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.mov': 'video/quicktime',
-};
-
-/** Media service and the public file route. Only keys under `public/` are ever served. */
+/**
+ * The media service, its `video.process` job, and the media routes: public copies under /media/public/ (only keys
+ * under `public/` are ever served; originals never are), the graphic flag of one file, and the fixity check.
+ */
 export default fp(
   async (app) => {
-    const storage = new LocalStorage(path.join(app.config.dataDir, 'media'));
-    app.decorate('media', new MediaService(app.db, storage));
-
-    app.get('/media/public/:name', async (request, reply) => {
-      const { name } = request.params as { name: string };
-      if (!/^[a-f0-9]{64}(?:-[a-z0-9]+)?\.[a-z0-9]{2,5}$/.test(name)) throw httpError.notFound();
-      const key = `public/${name}`;
-      const size = await storage.size(key);
-      if (size === null) throw httpError.notFound();
-      reply
-        .header('content-type', CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream')
-        .header('content-length', size)
-        // Names are content hashes: the bytes behind a name never change.
-        .header('cache-control', 'public, max-age=31536000, immutable');
-      return reply.send(await storage.get(key));
+    const { config } = app;
+    const storage = createStorage(config);
+    const ffmpeg = findFfmpeg();
+    const service = new MediaService(app.db, storage, {
+      maxImageBytes: config.MAX_IMAGE_MB,
+      maxVideoBytes: config.MAX_VIDEO_MB,
+      tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
+      jobs: app.jobs,
+      ffmpeg,
+      log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     });
+    app.decorate('media', service);
+    app.jobs.register(VIDEO_JOB, (payload, job) => service.processVideo(String(payload.mediaId), job));
+    if (!ffmpeg) app.log.warn('ffmpeg not found: uploaded videos will be served as uploaded, without a poster');
+    app.addHook('onClose', async () => {
+      if (storage instanceof S3Storage) storage.destroy();
+    });
+
+    // Public copies, streamed from the storage (local folder or S3) so URLs and the CSP are the same for both.
+    app.route({
+      // HEAD declared here so it answers with the real length (Fastify's generated HEAD route would send 0).
+      method: ['GET', 'HEAD'],
+      url: '/media/public/:name',
+      handler: async (request, reply) => {
+        const { name } = request.params as { name: string };
+        // Only content-hash names: no other characters, so no path traversal and no listing.
+        if (!PUBLIC_NAME.test(name)) throw httpError.notFound();
+        const key = `public/${name}`;
+        const size = await storage.size(key);
+        if (size === null) throw httpError.notFound();
+        const range = parseRange(request.headers.range, size);
+        if (range === 'unsatisfiable') {
+          throw new AppError(416, { message: 'Range not satisfiable' }, { 'content-range': `bytes */${size}` });
+        }
+        const etag = `"${name}"`;
+        reply
+          .header('content-type', PUBLIC_CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream')
+          // Names are content hashes: the bytes behind a name never change.
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('etag', etag)
+          .header('accept-ranges', 'bytes');
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+        if (range) {
+          reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+        } else {
+          reply.header('content-length', size);
+        }
+        if (request.method === 'HEAD') return reply.send();
+        return reply.send(await storage.get(key, range ?? undefined));
+      },
+    });
+
+    app.put(
+      `${API_BASE}/images/:id/graphic`,
+      {
+        preHandler: app.requireActor,
+        schema: { params: z.object({ id: z.uuid() }), body: z.object({ graphic: z.boolean() }) },
+      },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        const { graphic } = request.body as { graphic: boolean };
+        const actor = (await request.getActor())!;
+        return app.db.transaction(async (tx) => {
+          const before = await service.get(id, tx);
+          if (!before) throw httpError.notFound();
+          const [owner] = before.recordId
+            ? await tx
+                .select({ id: records.id, userId: records.userId, category: records.category })
+                .from(records)
+                .where(and(eq(records.id, before.recordId), isNull(records.deletedAt)))
+                .limit(1)
+            : [];
+          if (before.recordId && !owner) throw httpError.notFound();
+          if (!service.mayReadRestricted(actor, { userId: owner?.userId ?? null })) {
+            throw httpError.forbidden('Only the owner of the record, an admin or super can change this');
+          }
+          const after = (await service.setGraphic(id, graphic, tx))!;
+          const changes = diffFields(before, after, ['graphic']);
+          if (Object.keys(changes).length) {
+            await app.audit.append(
+              { actor, action: 'media.graphic', category: owner?.category ?? null, recordId: owner?.id ?? null, subject: `media:${id}`, changes },
+              tx,
+            );
+          }
+          return service.toDto(after, { restricted: true });
+        });
+      },
+    );
+
+    app.get(`${API_BASE}/media/verify`, { preHandler: app.requireRole('admin', 'super') }, async () => service.verify());
   },
-  { name: 'media', dependencies: ['db'] },
+  { name: 'media', dependencies: ['db', 'auth'] },
 );
