@@ -49,7 +49,7 @@ export const routes: RouteObject[] = [
         // Every edit route is guarded (decisions §2), unlike the first build.
         { path: `${c.route.slice(1)}/edit/:id`, ...guarded(editPage) },
       ]),
-      { path: 'dashboard', ...guarded(() => import('../features/dashboard/DashboardPage')) },
+      { path: 'dashboard', ...guarded(() => import('./DashboardRoute')) },
       { path: 'signup', ...page(() => import('../features/auth/SignUpPage')) },
       { path: 'signin', ...page(() => import('../features/auth/SignInPage')) },
       { path: 'forgotpassword', ...page(() => import('../features/auth/ForgotPasswordPage')) },

@@ -1,7 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { PageTitle } from '../../components/PageTitle';
 
+/** /activation-message: shown after sign-up. */
 export default function ActivationMessagePage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.activationMessage')} />;
+  return (
+    <section className="account-page">
+      <PageTitle title={t('pages.activationMessage')} />
+    </section>
+  );
 }

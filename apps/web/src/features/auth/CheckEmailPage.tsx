@@ -1,7 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { PageTitle } from '../../components/PageTitle';
 
+/** /check-email: shown after asking for a password reset. */
 export default function CheckEmailPage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.checkEmail')} />;
+  return (
+    <section className="account-page">
+      <PageTitle title={t('pages.checkEmail')} />
+    </section>
+  );
 }

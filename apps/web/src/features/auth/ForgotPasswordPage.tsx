@@ -1,7 +1,29 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { useNavigate } from 'react-router';
+import { USERS_API_BASE, paths } from '@app/shared';
+import { request } from '../../lib/api';
+import { PageTitle } from '../../components/PageTitle';
+import { EmailField, FormAlert } from './AuthField';
+import { useAccountForm } from './useAccountForm';
+import './auth.css';
 
+const FIELDS = ['email'] as const;
+
+/** /forgotpassword: asks for a reset link by e-mail, then /check-email (spec §7). */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.forgotPassword')} />;
+  const navigate = useNavigate();
+  const form = useAccountForm(FIELDS, (values) => request(`${USERS_API_BASE}/forgotpassword`, { method: 'POST', body: values, raw: true }));
+  return (
+    <section className="account-page">
+      <PageTitle title={t('pages.forgotPassword')} />
+      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.checkEmail))}>
+        <FormAlert messages={form.general} />
+        <EmailField error={form.errors.email} />
+        <button type="submit" className="btn" disabled={form.pending}>
+          {t('account.send')}
+        </button>
+      </form>
+    </section>
+  );
 }

@@ -1,7 +1,34 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { useNavigate, useParams } from 'react-router';
+import { USERS_API_BASE, paths } from '@app/shared';
+import { request } from '../../lib/api';
+import { PageTitle } from '../../components/PageTitle';
+import { AuthField, EmailField, FormAlert } from './AuthField';
+import { useAccountForm } from './useAccountForm';
+import './auth.css';
 
+const FIELDS = ['email', 'password', 'password2'] as const;
+
+/** /resetpassword/{token}: sets a new password, then /signin (spec §7). */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.resetPassword')} />;
+  const navigate = useNavigate();
+  const { token = '' } = useParams();
+  const form = useAccountForm(FIELDS, (values) =>
+    request(`${USERS_API_BASE}/resetpassword/${encodeURIComponent(token)}`, { method: 'POST', body: values, raw: true }),
+  );
+  return (
+    <section className="account-page">
+      <PageTitle title={t('pages.resetPassword')} />
+      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.signin))}>
+        <FormAlert messages={form.general} />
+        <EmailField error={form.errors.email} />
+        <AuthField name="password" type="password" autoComplete="new-password" label={t('account.password')} error={form.errors.password} />
+        <AuthField name="password2" type="password" autoComplete="new-password" label={t('account.password2')} error={form.errors.password2} />
+        <button type="submit" className="btn" disabled={form.pending}>
+          {t('account.resetPassword')}
+        </button>
+      </form>
+    </section>
+  );
 }

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { SignInForm } from './SignInForm';
 
+/** /signin */
 export default function SignInPage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.signin')} />;
+  return <SignInForm title={t('pages.signin')} />;
 }

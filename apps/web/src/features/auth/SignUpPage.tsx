@@ -1,7 +1,36 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { Link, useNavigate } from 'react-router';
+import { USERS_API_BASE, paths } from '@app/shared';
+import { request } from '../../lib/api';
+import { PageTitle } from '../../components/PageTitle';
+import { AuthField, EmailField, FormAlert } from './AuthField';
+import { useAccountForm } from './useAccountForm';
+import './auth.css';
 
+const FIELDS = ['firstName', 'lastName', 'email', 'password', 'password2'] as const;
+
+/** /signup: on success the activation link is e-mailed and the user goes to /activation-message (spec §7). */
 export default function SignUpPage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.signup')} />;
+  const navigate = useNavigate();
+  const form = useAccountForm(FIELDS, (values) => request(`${USERS_API_BASE}/signup`, { method: 'POST', body: values, raw: true }));
+  return (
+    <section className="account-page">
+      <PageTitle title={t('pages.signup')} />
+      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.activationMessage))}>
+        <FormAlert messages={form.general} />
+        <AuthField name="firstName" autoComplete="given-name" label={t('account.firstName')} error={form.errors.firstName} />
+        <AuthField name="lastName" autoComplete="family-name" label={t('account.lastName')} error={form.errors.lastName} />
+        <EmailField error={form.errors.email} />
+        <AuthField name="password" type="password" autoComplete="new-password" label={t('account.password')} error={form.errors.password} />
+        <AuthField name="password2" type="password" autoComplete="new-password" label={t('account.password2')} error={form.errors.password2} />
+        <button type="submit" className="btn" disabled={form.pending}>
+          {t('account.signUp')}
+        </button>
+      </form>
+      <p>
+        <Link to={paths.signin}>{t('account.signInLink')}</Link>
+      </p>
+    </section>
+  );
 }

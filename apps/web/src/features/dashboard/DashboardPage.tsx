@@ -1,7 +1,38 @@
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { PICKER_CATEGORIES, type CategoryDef } from '@app/shared';
+import { PageTitle } from '../../components/PageTitle';
+import './dashboard.css';
 
-export default function DashboardPage() {
+/**
+ * /dashboard (signed in): a category picker whose first option is the placeholder, so no form shows until a
+ * category is chosen (spec §2 Dashboard); then that category's add form. The form belongs to the records feature
+ * and is handed in by app/ (features do not import each other).
+ */
+export default function DashboardPage({ renderAddForm }: { renderAddForm: (category: CategoryDef) => ReactNode }) {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.dashboard')} />;
+  const [chosen, setChosen] = useState<CategoryDef | null>(null);
+
+  return (
+    <section className="dashboard">
+      <PageTitle title={t('pages.dashboard')} />
+      <p className="dashboard-subtitle">{t('editor.dashboardSubtitle')}</p>
+      <div className="dashboard-picker">
+        <label htmlFor="dashboard-category">{t('editor.categoryPicker')}</label>
+        <select
+          id="dashboard-category"
+          value={chosen?.slug ?? ''}
+          onChange={(e) => setChosen(PICKER_CATEGORIES.find((c) => c.slug === e.target.value) ?? null)}
+        >
+          <option value="">{t('editor.selectCategory')}</option>
+          {PICKER_CATEGORIES.map((c) => (
+            <option key={c.slug} value={c.slug}>
+              {c.pickerLabel}
+            </option>
+          ))}
+        </select>
+      </div>
+      {chosen ? <div key={chosen.slug}>{renderAddForm(chosen)}</div> : null}
+    </section>
+  );
 }

@@ -1,9 +1,64 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { useNavigate, useParams } from 'react-router';
+import { paths } from '@app/shared';
+import { PageTitle } from '../../components/PageTitle';
+import { ErrorNotice, Loading } from '../../components/Status';
+import { useRecord } from './api';
+import { useEditRecord } from './mutations';
+import { RecordForm } from './RecordForm';
 import { useCategoryFromPath } from './useCategoryFromPath';
 
+/**
+ * /{route}/edit/{id} of every category: the registry form prefilled from GET /{category}/{id}, ending with Update.
+ * After saving it goes to the detail page (the event page for events, /educations/{id} for blogs); a video edit
+ * goes there after the registry's delay.
+ */
 export default function EditPage() {
   const { t } = useTranslation();
   const category = useCategoryFromPath();
-  return <Placeholder title={t(category.listTitle, { count: 0 })} />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { data: record, error, isPending, refetch } = useRecord(category.slug, id);
+  const edit = useEditRecord(category, id);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [redirectAt, setRedirectAt] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (redirectAt === null) return;
+    const timer = setTimeout(() => navigate(paths.detail(category.slug, id)), category.redirectDelayMs ?? 0);
+    return () => clearTimeout(timer);
+  }, [redirectAt, navigate, category, id]);
+
+  const title = t('editor.editTitle', { category: t(category.singular) });
+  if (isPending) return <Loading />;
+  if (error) return <ErrorNotice error={error} onRetry={() => void refetch()} />;
+
+  const onSaved = () => {
+    if (category.redirectDelayMs) {
+      setNotice(t('editor.videoRedirect'));
+      setRedirectAt(Date.now());
+    } else {
+      navigate(paths.detail(category.slug, id));
+    }
+  };
+
+  return (
+    <section>
+      <PageTitle title={title} />
+      {notice ? (
+        <p className="action-ok" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <RecordForm
+        key={record._id}
+        category={category}
+        record={record}
+        submitLabel={t('common.update')}
+        save={(form, onProgress) => edit.mutateAsync({ form, onProgress })}
+        onSaved={onSaved}
+      />
+    </section>
+  );
 }

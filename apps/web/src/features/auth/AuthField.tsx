@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+
+interface AuthFieldProps {
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  hint?: string;
+  error?: string;
+}
+
+/** One labelled input of an account form, with its hint and the server's error tied to it for screen readers. */
+export function AuthField({ name, label, type = 'text', autoComplete, hint, error }: AuthFieldProps) {
+  const id = `account-${name}`;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <div className="form-field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        aria-invalid={error ? true : undefined}
+      />
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function EmailField({ error }: { error?: string }) {
+  const { t } = useTranslation();
+  return <AuthField name="email" type="email" autoComplete="email" label={t('account.email')} hint={t('hint.email')} error={error} />;
+}
+
+/** Errors not tied to one of the form's fields (rate limit, network, "activate first"). */
+export function FormAlert({ messages }: { messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <div className="error-notice" role="alert">
+      {messages.map((m) => (
+        <p key={m}>{m}</p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { USERS_API_BASE, paths } from '@app/shared';
+import { request } from '../../lib/api';
+import { session } from '../../lib/session';
+import { PageTitle } from '../../components/PageTitle';
+import { AuthField, EmailField, FormAlert } from './AuthField';
+import { useAccountForm } from './useAccountForm';
+import './auth.css';
+
+const FIELDS = ['email', 'password'] as const;
+
+/** Only same-site paths are followed after sign-in (no open redirect through ?next=). */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : paths.dashboard;
+}
+
+/**
+ * The sign-in form (also shown after activation, with its own title). Stores the token and goes back to ?next= or
+ * to the dashboard. An account not yet activated gets a button to send the activation link again.
+ */
+export function SignInForm({ title }: { title: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [resendState, setResendState] = useState<{ email: string; sent: boolean; error: string | null } | null>(null);
+  const form = useAccountForm(FIELDS, (values) =>
+    request<{ token: string }>(`${USERS_API_BASE}/signin`, { method: 'POST', body: values, raw: true }),
+  );
+  const needsActivation = form.lastError?.status === 403 && form.lastError.body.resend !== undefined;
+
+  const resend = async () => {
+    if (!resendState) return;
+    try {
+      await request(`${USERS_API_BASE}/resend-activation`, { method: 'POST', body: { email: resendState.email }, raw: true });
+      setResendState({ ...resendState, sent: true, error: null });
+    } catch (err) {
+      setResendState({ ...resendState, sent: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  return (
+    <section className="account-page">
+      <PageTitle title={title} />
+      <form
+        className="account-form"
+        noValidate
+        onSubmit={(e) => {
+          const email = String(new FormData(e.currentTarget).get('email') ?? '');
+          setResendState({ email, sent: false, error: null });
+          void form.onSubmit(e, ({ token }) => {
+            if (!session.signIn(token)) return;
+            navigate(safeNext(params.get('next')), { replace: true });
+          });
+        }}
+      >
+        <FormAlert messages={form.general} />
+        {needsActivation ? (
+          <div className="resend">
+            <button type="button" className="btn btn-secondary" onClick={() => void resend()}>
+              {t('account.resend')}
+            </button>
+            {resendState?.sent ? <p role="status">{t('account.resent')}</p> : null}
+            {resendState?.error ? <p role="alert" className="field-error">{resendState.error}</p> : null}
+          </div>
+        ) : null}
+        <EmailField error={form.errors.email} />
+        <AuthField name="password" type="password" autoComplete="current-password" label={t('account.password')} error={form.errors.password} />
+        <button type="submit" className="btn" disabled={form.pending}>
+          {t('account.signIn')}
+        </button>
+      </form>
+      <p>
+        <Link to={paths.forgotPassword}>{t('account.forgotLink')}</Link>
+      </p>
+      <p>
+        <Link to={paths.signup}>{t('account.signUpLink')}</Link>
+      </p>
+    </section>
+  );
+}

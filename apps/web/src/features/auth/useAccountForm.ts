@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../lib/api';
+
+/**
+ * Submits an account form as JSON and splits a failure into errors under the named fields and the rest.
+ * Native validation is off (spec §5); the server's messages are shown as they come.
+ */
+export function useAccountForm<T>(fields: readonly string[], send: (values: Record<string, string>) => Promise<T>) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<string[]>([]);
+  const [lastError, setLastError] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>, onSuccess: (result: T, values: Record<string, string>) => void) => {
+    event.preventDefault();
+    if (pending) return;
+    const data = new FormData(event.currentTarget);
+    const values = Object.fromEntries(fields.map((f) => [f, String(data.get(f) ?? '')]));
+    setErrors({});
+    setGeneral([]);
+    setLastError(null);
+    setPending(true);
+    try {
+      const result = await send(values);
+      setPending(false);
+      onSuccess(result, values);
+    } catch (err) {
+      setPending(false);
+      const fieldErrors: Record<string, string> = {};
+      const other: string[] = [];
+      if (err instanceof ApiError) {
+        setLastError(err);
+        for (const [key, message] of Object.entries(err.fields)) {
+          if (fields.includes(key)) fieldErrors[key] = message;
+          else if (typeof message === 'string') other.push(message);
+        }
+        if (Object.keys(fieldErrors).length === 0 && other.length === 0) other.push(err.message);
+      } else {
+        other.push(err instanceof Error ? err.message : String(err));
+      }
+      setErrors(fieldErrors);
+      setGeneral(other);
+      const first = fields.find((f) => fieldErrors[f]);
+      if (first) document.getElementById(`account-${first}`)?.focus();
+    }
+  };
+
+  return { errors, general, lastError, pending, onSubmit };
+}

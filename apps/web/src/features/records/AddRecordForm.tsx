@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import type { CategoryDef } from '@app/shared';
+import { useCreateRecord } from './mutations';
+import { RecordForm } from './RecordForm';
+
+/** The add form of one category; a video upload asks for confirmation first and shows its progress. */
+export function AddRecordForm({ category, onCreated }: { category: CategoryDef; onCreated: () => void }) {
+  const { t } = useTranslation();
+  const create = useCreateRecord(category);
+  return (
+    <div className="dashboard-form">
+      <h2>{t('editor.addTitle', { category: category.pickerLabel })}</h2>
+      <RecordForm
+        category={category}
+        submitLabel={t('common.submit')}
+        confirmText={category.media === 'video' ? t('editor.confirmVideo') : undefined}
+        save={(form, onProgress) => create.mutateAsync({ form, onProgress })}
+        onSaved={onCreated}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DESCRIPTION_COLS, DESCRIPTION_ROWS, type CategoryDef, type FieldDef, type RecordDto } from '@app/shared';
+import { ApiError } from '../../lib/api';
+import { toFormDateTime } from '../../lib/dates';
+import { errorFor, recordFormData, uploadName } from './formData';
+import './editor.css';
+
+export interface RecordFormProps {
+  category: CategoryDef;
+  /** Edit: the stored record, whose values prefill the inputs. */
+  record?: RecordDto;
+  submitLabel: string;
+  /** Asked with window.confirm before sending (video create). */
+  confirmText?: string;
+  /** Sends the body; rejects with ApiError on failure. */
+  save: (body: FormData, onProgress: (percent: number) => void) => Promise<unknown>;
+  /** Called after a successful save (navigation lives with the page). */
+  onSaved: () => void;
+}
+
+/** How long a finished upload stays on screen at 100% before the page moves on. */
+const UPLOAD_DONE_PAUSE_MS = 500;
+
+/**
+ * The one create/edit form of every category, generated from the registry (field kind -> input). Submitted with
+ * native validation off (spec §5): the server's field errors appear under their fields and the input is kept.
+ */
+export function RecordForm({ category, record, submitLabel, confirmText, save, onSaved }: RecordFormProps) {
+  const { t } = useTranslation();
+  const formId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<string[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending || !formRef.current) return;
+    if (confirmText && !window.confirm(confirmText)) return;
+    const body = recordFormData(category, formRef.current);
+    const hasFiles = [...body.values()].some((v) => v instanceof File);
+    setErrors({});
+    setGeneral([]);
+    setPending(true);
+    setProgress(hasFiles ? 0 : null);
+    try {
+      await save(body, setProgress);
+      if (hasFiles) {
+        setProgress(100);
+        await new Promise((resolve) => setTimeout(resolve, UPLOAD_DONE_PAUSE_MS));
+      }
+      setPending(false);
+      onSaved();
+    } catch (err) {
+      setPending(false);
+      setProgress(null);
+      showFailure(err);
+    }
+  };
+
+  const showFailure = (err: unknown) => {
+    if (!(err instanceof ApiError)) {
+      setGeneral([t('editor.saveFailed', { message: err instanceof Error ? err.message : String(err) })]);
+      return;
+    }
+    const fieldErrors: Record<string, string> = {};
+    const other: string[] = [];
+    const known = new Set(category.fields.flatMap((f) => [f.name, uploadName(f)]));
+    for (const [key, message] of Object.entries(err.fields)) {
+      if (known.has(key)) fieldErrors[key] = message;
+      else other.push(message);
+    }
+    setErrors(fieldErrors);
+    const matched = Object.keys(fieldErrors).length > 0;
+    setGeneral(matched ? [t('editor.fixFields'), ...other] : [t('editor.saveFailed', { message: other[0] ?? err.message })]);
+  };
+
+  // Move focus to the first field the server refused, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    const first = category.fields.find((f) => errorFor(errors, f));
+    if (first) document.getElementById(`${formId}-${first.name}`)?.focus();
+  }, [errors, category, formId]);
+
+  return (
+    <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} encType="multipart/form-data" aria-busy={pending}>
+      {general.length > 0 ? (
+        <div className="error-notice" role="alert">
+          {general.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
+      ) : null}
+      {category.fields.map((field) => (
+        <FormField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
+      ))}
+      {progress !== null ? (
+        <div className="upload-progress">
+          <label htmlFor={`${formId}-progress`}>{t('editor.uploadProgress')}</label>
+          <progress id={`${formId}-progress`} max={100} value={progress} />
+          <span data-testid="upload-percent">{progress}%</span>
+        </div>
+      ) : null}
+      <div>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? t('editor.saving') : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FormField({ field, idPrefix, record, error }: { field: FieldDef; idPrefix: string; record?: RecordDto; error?: string }) {
+  const { t } = useTranslation();
+  const id = `${idPrefix}-${field.name}`;
+  const hintId = field.hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined };
+  const stored = record?.[field.name];
+  const text = typeof stored === 'string' || typeof stored === 'number' ? String(stored) : '';
+
+  let input;
+  switch (field.kind) {
+    case 'markdown':
+      input = <textarea {...common} name={field.name} rows={DESCRIPTION_ROWS} cols={DESCRIPTION_COLS} defaultValue={text} />;
+      break;
+    case 'datetime':
+      input = <input {...common} type="datetime-local" step={1} name={field.name} defaultValue={toFormDateTime(typeof stored === 'string' ? stored : null)} />;
+      break;
+    case 'quantity':
+      input = <input {...common} type="number" inputMode="numeric" name={field.name} defaultValue={text} />;
+      break;
+    case 'url':
+      input = <input {...common} type="url" name={field.name} defaultValue={text} />;
+      break;
+    case 'image':
+    case 'images':
+    case 'video':
+      input = <FileInput field={field} common={common} record={record} />;
+      break;
+    default:
+      input = <input {...common} type="text" name={field.name} defaultValue={text} />;
+  }
+
+  return (
+    <div className="form-field">
+      <label htmlFor={id}>{t(field.label)}</label>
+      {input}
+      {field.hint ? (
+        <p className="field-hint" id={hintId}>
+          {t(field.hint)}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface Preview {
+  url: string;
+  name: string;
+  isVideo: boolean;
+}
+
+/** File input with previews of the chosen files (and of the stored ones when editing). */
+function FileInput({ field, common, record }: { field: FieldDef; common: Record<string, unknown>; record?: RecordDto }) {
+  const { t } = useTranslation();
+  const [previews, setPreviews] = useState<Preview[]>([]);
+  useEffect(() => () => previews.forEach((p) => URL.revokeObjectURL(p.url)), [previews]);
+  const isVideo = field.kind === 'video';
+  const stored = (record?.images ?? []).filter((m) => (isVideo ? m.kind === 'video' : m.kind === 'image') && m.imageUrl);
+
+  return (
+    <>
+      <input
+        {...common}
+        type="file"
+        name={uploadName(field)}
+        multiple={field.kind === 'images'}
+        accept={isVideo ? 'video/*' : 'image/*'}
+        onChange={(e) =>
+          setPreviews(
+            [...(e.currentTarget.files ?? [])].map((file) => ({
+              url: URL.createObjectURL(file),
+              name: file.name,
+              isVideo: file.type.startsWith('video/'),
+            })),
+          )
+        }
+      />
+      {previews.length > 0 ? (
+        <ul className="file-previews" aria-label={t('editor.selectedFiles')}>
+          {previews.map((p) => (
+            <li key={p.url}>{p.isVideo ? <video src={p.url} muted aria-label={p.name} /> : <img src={p.url} alt={p.name} />}</li>
+          ))}
+        </ul>
+      ) : stored.length > 0 ? (
+        <ul className="file-previews" aria-label={t(isVideo ? 'editor.currentVideo' : 'editor.currentImages')}>
+          {stored.map((m) => (
+            <li key={m.imageId}>
+              {isVideo ? <video src={m.imageUrl} muted aria-label={m.caption ?? ''} /> : <img src={m.imageUrl} alt={m.caption ?? ''} />}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
