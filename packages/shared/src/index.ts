@@ -5,3 +5,4 @@ export * from './permissions';
 export * from './api';
 export * from './paths';
 export * from './constants';
+export * from './text';

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { SlotsProvider } from '../components/Slots';
 import { createRouter } from './router';
+import { slots } from './slots';
 
 export function App() {
   const [queryClient] = useState(
@@ -13,7 +15,9 @@ export function App() {
   const [router] = useState(createRouter);
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <SlotsProvider value={slots}>
+        <RouterProvider router={router} />
+      </SlotsProvider>
     </QueryClientProvider>
   );
 }

@@ -1,7 +1,80 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { Link } from 'react-router';
+import { paths } from '@app/shared';
+import { PageTitle } from '../../components/PageTitle';
+import { brand } from '../../lib/brand';
+import { CampaignSlot } from './CampaignSlot';
+import './home.css';
 
+/** The five category tiles of spec §1, in order. */
+const TILES = [
+  { key: 'atrocities', to: paths.list('massacres'), icon: '✝' },
+  { key: 'displacement', to: paths.list('displacements'), icon: '⌂' },
+  { key: 'images', to: paths.images, icon: '▣' },
+  { key: 'videos', to: paths.list('videos'), icon: '▶' },
+  { key: 'media', to: paths.list('links'), icon: '✉' },
+] as const;
+
+/** The purpose statement shows in one of three accent colours, chosen at random per visit (spec §1). */
+const ACCENTS = ['accent-red', 'accent-green', 'accent-gold'] as const;
+
+/** Home: no list is fetched here, so it renders with the app's code alone. */
 export default function HomePage() {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.home')} />;
+  const [accent] = useState(() => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!);
+  return (
+    <div className="home">
+      <PageTitle title={t('pages.home')} className="visually-hidden" />
+      <nav className="home-tiles" aria-label={t('home.tilesLabel')}>
+        <ul>
+          {TILES.map((tile) => (
+            <li key={tile.key}>
+              <Link to={tile.to} className="home-tile" data-testid={`tile-${tile.key}`}>
+                <span className="home-tile-icon" aria-hidden="true">
+                  {tile.icon}
+                </span>
+                <span>{t(`home.tiles.${tile.key}`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <section className="home-disclaimer" aria-labelledby="home-disclaimer-title">
+        <h2 id="home-disclaimer-title">{t('home.disclaimerTitle')}</h2>
+        <p>{t('home.disclaimer')}</p>
+      </section>
+
+      <section className={`home-purpose ${accent}`} aria-labelledby="home-purpose-title" data-testid="purpose">
+        <h2 id="home-purpose-title">{t('home.purposeTitle')}</h2>
+        <p lang="am">{t('home.purposeAm')}</p>
+        <p lang="en">{t('home.purposeEn')}</p>
+      </section>
+
+      <CampaignSlot />
+
+      {brand.relatedSites.length > 0 || brand.merchandiseUrl ? (
+        <section className="home-related" aria-labelledby="home-related-title">
+          <h2 id="home-related-title">{t('home.relatedSites')}</h2>
+          <ul>
+            {brand.relatedSites.map((site) => (
+              <li key={site.url}>
+                <a href={site.url} target="_blank" rel="noopener noreferrer">
+                  {site.label}
+                </a>
+              </li>
+            ))}
+            {brand.merchandiseUrl ? (
+              <li>
+                <a href={brand.merchandiseUrl} target="_blank" rel="noopener noreferrer" data-testid="merchandise-link">
+                  {t('home.merchandise')}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
 }

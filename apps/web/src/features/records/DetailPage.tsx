@@ -1,9 +1,100 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { Navigate, useParams } from 'react-router';
+import { dataFields, paths, type CategoryDef, type RecordDto } from '@app/shared';
+import { Markdown } from '../../components/Markdown';
+import { PageTitle } from '../../components/PageTitle';
+import { ShareControl } from '../../components/ShareControl';
+import { ErrorNotice, Loading } from '../../components/Status';
+import { ApiError } from '../../lib/api';
+import { brand } from '../../lib/brand';
+import { formatDate } from '../../lib/dates';
+import { useSession } from '../../lib/session';
+import { useRecord } from './api';
+import { ConfirmedStatus } from './ConfirmedStatus';
+import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
+import { FieldValue } from './FieldValue';
+import { RecordActions } from './RecordActions';
+import { EvidenceFixity, RecordMedia } from './RecordMedia';
 import { useCategoryFromPath } from './useCategoryFromPath';
+import './public.css';
 
-export default function DetailPage() {
+/** Fields the title block, description and happened-on date already show. */
+const SHOWN_ELSEWHERE = new Set(['title', 'subtitle', 'description', 'createdAt', 'remark']);
+
+function RecordFacts({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
+  const fields = dataFields(category).filter(
+    (f) =>
+      !SHOWN_ELSEWHERE.has(f.name) &&
+      !(category.slug === 'events' && EVENT_OWN_FIELDS.has(f.name)) &&
+      record[f.name] !== null &&
+      record[f.name] !== undefined &&
+      record[f.name] !== '',
+  );
+  if (fields.length === 0) return null;
+  return (
+    <dl className="facts">
+      {fields.map((field) => (
+        <div key={field.name}>
+          <dt>{t(field.label)}</dt>
+          <dd>
+            <FieldValue field={field} record={record} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** One record (spec §2 Detail screens), driven by its category's registry entry. */
+export default function DetailPage() {
+  const { t, i18n } = useTranslation();
   const category = useCategoryFromPath();
-  return <Placeholder title={t(category.listTitle, { count: 0 })} />;
+  const { id = '' } = useParams();
+  const user = useSession();
+  const { data: record, error, isPending, refetch } = useRecord(category.slug, id);
+
+  if (isPending) {
+    return (
+      <>
+        <PageTitle title={t(category.singular)} className="visually-hidden" />
+        <Loading />
+      </>
+    );
+  }
+  if (error || !record) {
+    // Non-public massacres and events answer 404 to signed-out readers: they go to the list (decisions §3).
+    if (error instanceof ApiError && error.status === 404 && !user && category.hasAccessToggle) {
+      return <Navigate to={paths.list(category.slug)} replace />;
+    }
+    return (
+      <>
+        <PageTitle title={t(category.singular)} />
+        {error instanceof ApiError && error.status === 404 ? <p>{t('common.notFound')}</p> : <ErrorNotice error={error} onRetry={() => void refetch()} />}
+      </>
+    );
+  }
+
+  const shareUrl = `${brand.publicUrl}${paths.detail(category.slug, record._id)}`;
+  return (
+    <article className={`record-detail record-detail-${category.slug}`}>
+      <header className="detail-header">
+        <PageTitle title={record.title} className="detail-title" />
+        {record.subtitle ? <p className="detail-subtitle">{record.subtitle}</p> : null}
+        <p className="detail-meta">
+          <time dateTime={record.createdAt} data-testid="published-date">
+            {t('record.published', { date: formatDate(record.createdAt, i18n.language) })}
+          </time>{' '}
+          <ConfirmedStatus category={category} record={record} />
+        </p>
+        <RecordActions record={record} />
+      </header>
+      <RecordMedia category={category} record={record} />
+      {category.slug === 'events' ? <EventDetails record={record} /> : null}
+      <RecordFacts category={category} record={record} />
+      <Markdown className="markdown detail-description">{record.description}</Markdown>
+      <ShareControl url={shareUrl} />
+      <EvidenceFixity record={record} />
+    </article>
+  );
 }

@@ -1,9 +1,71 @@
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { useSearchParams } from 'react-router';
+import { PageTitle } from '../../components/PageTitle';
+import { Pagination, usePageParam } from '../../components/Pagination';
+import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
+import { PAGE_SIZE, useRecordList } from './api';
+import { MassacreTable } from './MassacreTable';
+import { RecordCard } from './RecordCard';
 import { useCategoryFromPath } from './useCategoryFromPath';
+import './public.css';
 
+type View = 'cards' | 'table';
+
+/** Massacres can be read as cards or as a fact-sheet table (spec §2); the choice is kept in the URL (?view=table). */
+function ViewToggle({ view, onChange }: { view: View; onChange: (v: View) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="view-toggle" role="group" aria-label={t('record.view')}>
+      {(['cards', 'table'] as const).map((v) => (
+        <button key={v} type="button" aria-pressed={view === v} onClick={() => onChange(v)}>
+          {v === 'cards' ? t('record.viewCards') : t('record.viewTable')}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Any category's list: title with the API total, one card per record, pages in the URL (?page=2). */
 export default function ListPage() {
   const { t } = useTranslation();
   const category = useCategoryFromPath();
-  return <Placeholder title={t(category.listTitle, { count: 0 })} />;
+  const page = usePageParam();
+  const [params, setParams] = useSearchParams();
+  const hasTable = category.slug === 'massacres';
+  const view: View = hasTable && params.get('view') === 'table' ? 'table' : 'cards';
+  const { data, error, isPending, refetch } = useRecordList(category.slug, page);
+
+  const setView = (v: View) => {
+    const next = new URLSearchParams(params);
+    if (v === 'table') next.set('view', 'table');
+    else next.delete('view');
+    setParams(next);
+  };
+
+  return (
+    <section className={`record-list record-list-${category.slug}`}>
+      <PageTitle title={t(category.listTitle, { count: data ? data.total : ('…' as unknown as number) })} />
+      {hasTable ? <ViewToggle view={view} onChange={setView} /> : null}
+      {isPending ? (
+        <Loading />
+      ) : error ? (
+        <ErrorNotice error={error} onRetry={() => void refetch()} />
+      ) : data.items.length === 0 ? (
+        <EmptyState text={t(category.emptyText)} />
+      ) : (
+        <>
+          {view === 'table' ? (
+            <MassacreTable records={data.items} />
+          ) : (
+            <div className="card-list">
+              {data.items.map((record) => (
+                <RecordCard key={record._id} category={category} record={record} />
+              ))}
+            </div>
+          )}
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} />
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,80 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { descriptionPreview, markdownToPlainText, paths, usesImagePlaceholder, type CategoryDef, type RecordDto } from '@app/shared';
+import { ImagePlaceholder, ResponsiveImage } from '../../components/ResponsiveImage';
+import { formatDate } from '../../lib/dates';
+import { ConfirmedStatus } from './ConfirmedStatus';
+import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
+import { FieldValue } from './FieldValue';
+
+/** Card images take 30% of the card (spec §9); on phones the card stacks and the image is full width. */
+const CARD_IMAGE_SIZES = '(max-width: 768px) 100vw, 30vw';
+
+/** Title, subtitle, posted date and confirmation: the header every card shares (spec §2). */
+function CardHeader({ category, record }: { category: CategoryDef; record: RecordDto }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <header className="card-header">
+      <h2 className="card-title">
+        <Link to={paths.detail(category.slug, record._id)}>{record.title}</Link>
+      </h2>
+      {record.subtitle ? <p className="card-subtitle">{record.subtitle}</p> : null}
+      <p className="card-meta">
+        <time dateTime={record.createdAt}>{t('record.posted', { date: formatDate(record.createdAt, i18n.language) })}</time>{' '}
+        <ConfirmedStatus category={category} record={record} />
+      </p>
+    </header>
+  );
+}
+
+/** The category's card facts (registry `cardFields`), each with its label. */
+function CardFacts({ category, record }: { category: CategoryDef; record: RecordDto }) {
+  const { t } = useTranslation();
+  const fields = category.cardFields
+    .filter((name) => !(category.slug === 'events' && EVENT_OWN_FIELDS.has(name)))
+    .map((name) => category.fields.find((f) => f.name === name))
+    .filter((f): f is NonNullable<typeof f> => Boolean(f))
+    .filter((f) => record[f.name] !== null && record[f.name] !== undefined && record[f.name] !== '');
+  if (fields.length === 0) return null;
+  return (
+    <dl className="facts">
+      {fields.map((field) => (
+        <div key={field.name}>
+          <dt>{field.name === 'fullName' ? t('record.victimName') : t(field.label)}</dt>
+          <dd>
+            <FieldValue field={field} record={record} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** One record in a list: image or placeholder, header, facts, description preview and "Read More". */
+export function RecordCard({ category, record }: { category: CategoryDef; record: RecordDto }) {
+  const { t } = useTranslation();
+  const cover = record.images.find((m) => m.kind === 'image' || m.kind === 'poster');
+  const preview = descriptionPreview(markdownToPlainText(record.description), category.previewLength);
+  return (
+    <article className="record-card" data-testid="record-card">
+      <div className="card-image">
+        {usesImagePlaceholder(record.imageUrl) || !cover ? (
+          <ImagePlaceholder />
+        ) : (
+          <ResponsiveImage image={cover} alt={record.title} sizes={CARD_IMAGE_SIZES} />
+        )}
+      </div>
+      <div className="card-body">
+        <CardHeader category={category} record={record} />
+        <CardFacts category={category} record={record} />
+        {category.slug === 'events' ? <EventDetails record={record} /> : null}
+        <p className="card-preview" data-testid="card-preview">
+          {preview}
+        </p>
+        <Link to={paths.detail(category.slug, record._id)} className="read-more" aria-label={t('record.readMoreAbout', { title: record.title })}>
+          {t('common.readMore')}
+        </Link>
+      </div>
+    </article>
+  );
+}
