@@ -14,7 +14,8 @@ export const importContactsCommand = {
       console.error(`import-contacts: unknown option ${unknown.join(' ')}`);
       return 2;
     }
-    const file = path.resolve(args.find((a) => !a.startsWith('--')) ?? SHIPPED_DIRECTORY_FILE);
+    // npm runs the script in apps/server; a relative path means relative to where the user typed the command.
+    const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), args.find((a) => !a.startsWith('--')) ?? SHIPPED_DIRECTORY_FILE);
     let data;
     try {
       data = readDirectoryFile(file);
