@@ -1,7 +1,175 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../components/Placeholder';
+import { Link } from 'react-router';
+import { can, getCategory, paths } from '@app/shared';
+import { request, requestPage } from '../../lib/api';
+import { formatDateTime } from '../../lib/dates';
+import { useSession } from '../../lib/session';
+import { PageTitle } from '../../components/PageTitle';
+import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
+import { ForbiddenNotice } from './ForbiddenNotice';
+import { Pager } from './Pager';
+import './admin.css';
 
+const PAGE_SIZE = 50;
+
+interface AuditRow {
+  seq: number;
+  at: string;
+  actorId: string | null;
+  actorRole: string | null;
+  action: string;
+  category: string | null;
+  recordId: string | null;
+  subject: string | null;
+  changes: Record<string, unknown>;
+}
+
+interface ChainStatus {
+  ok: boolean;
+  entries: number;
+  firstBrokenSeq?: number | null;
+  reason?: string | null;
+}
+
+interface Filter {
+  recordId: string;
+  actorId: string;
+}
+
+/** /admin/audit: the append-only log, newest first, filtered by record or user, with the hash chain's status. */
 export default function AuditPage() {
+  const { t, i18n } = useTranslation();
+  const user = useSession();
+  const allowed = can.readAudit(user);
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState<Filter>({ recordId: '', actorId: '' });
+  const entries = useQuery({
+    queryKey: ['admin', 'audit', page, filter],
+    queryFn: ({ signal }) =>
+      requestPage<AuditRow>('/audit', {
+        query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, recordId: filter.recordId, actorId: filter.actorId },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    enabled: allowed,
+  });
+  const chain = useQuery({
+    queryKey: ['admin', 'audit', 'verify'],
+    queryFn: ({ signal }) => request<ChainStatus>('/audit/verify', { signal }),
+    enabled: allowed,
+  });
+
+  const title = t('pages.audit');
+  if (!allowed) return <ForbiddenNotice title={title} />;
+
+  const onFilter = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    setPage(1);
+    setFilter({ recordId: String(data.get('recordId') ?? '').trim(), actorId: String(data.get('actorId') ?? '').trim() });
+  };
+
+  return (
+    <section>
+      <PageTitle title={title} />
+      <ChainNotice chain={chain} />
+      <form className="admin-filter" noValidate onSubmit={onFilter} key={`${filter.recordId}|${filter.actorId}`}>
+        <label>
+          {t('admin.filterRecord')}
+          <input name="recordId" defaultValue={filter.recordId} />
+        </label>
+        <label>
+          {t('admin.filterActor')}
+          <input name="actorId" defaultValue={filter.actorId} />
+        </label>
+        <button type="submit" className="btn">
+          {t('admin.filter')}
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={() => setFilter({ recordId: '', actorId: '' })}>
+          {t('admin.clearFilter')}
+        </button>
+      </form>
+      {entries.isPending ? (
+        <Loading />
+      ) : entries.error ? (
+        <ErrorNotice error={entries.error} onRetry={() => void entries.refetch()} />
+      ) : entries.data.items.length === 0 ? (
+        <EmptyState text={t('admin.noEntries')} />
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">{t('admin.at')}</th>
+                <th scope="col">{t('admin.actor')}</th>
+                <th scope="col">{t('admin.action')}</th>
+                <th scope="col">{t('admin.record')}</th>
+                <th scope="col">{t('admin.changes')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.data.items.map((row) => (
+                <tr key={row.seq}>
+                  <td>{row.seq}</td>
+                  <td>{formatDateTime(row.at, i18n.language)}</td>
+                  <td>
+                    {row.actorId ? (
+                      <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })}>
+                        <code>{row.actorId}</code>
+                      </button>
+                    ) : null}{' '}
+                    {row.actorRole ?? ''}
+                  </td>
+                  <td>{row.action}</td>
+                  <td>
+                    <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
+                  </td>
+                  <td>
+                    <code>{Object.keys(row.changes ?? {}).join(', ')}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager page={page} pageSize={PAGE_SIZE} total={entries.data.total} onPage={setPage} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function RecordCell({ row, onFilter }: { row: AuditRow; onFilter: (recordId: string) => void }) {
+  const category = row.category ? getCategory(row.category) : undefined;
+  const label = row.subject ?? row.recordId ?? '';
+  return (
+    <>
+      {category && row.recordId ? <Link to={paths.detail(category.slug, row.recordId)}>{label}</Link> : label}
+      {row.recordId ? (
+        <>
+          {' '}
+          <button type="button" className="link-button" onClick={() => onFilter(row.recordId!)} aria-label={`${row.recordId}`}>
+            <code>{row.recordId.slice(0, 8)}</code>
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function ChainNotice({ chain }: { chain: ReturnType<typeof useQuery<ChainStatus>> }) {
   const { t } = useTranslation();
-  return <Placeholder title={t('pages.audit')} />;
+  if (chain.isPending) return <p role="status">{t('admin.chainChecking')}</p>;
+  if (chain.error) return <ErrorNotice error={chain.error} onRetry={() => void chain.refetch()} />;
+  return chain.data.ok ? (
+    <p className="chain-ok" role="status">
+      {t('admin.chainOk', { entries: chain.data.entries })}
+    </p>
+  ) : (
+    <p className="chain-broken" role="alert">
+      {t('admin.chainBroken', { seq: chain.data.firstBrokenSeq, reason: chain.data.reason })}
+    </p>
+  );
 }
