@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Database } from './db';
 import { upsertSuper } from './services/accounts';
+import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
 
 /**
@@ -11,6 +12,7 @@ import { importContactsCommand } from './modules/campaign/cli';
 type Command = { usage: string; run: (args: string[], database: Database) => Promise<number> };
 
 export const commands: Record<string, Command> = {
+  'media:verify': mediaVerifyCommand,
   'import-contacts': importContactsCommand,
   'create-super': {
     usage: 'create-super <email> <password>   create or promote an active super account',

@@ -12,6 +12,7 @@ import type { IncomingFile } from '../src/modules/media/service';
 import { MediaService } from '../src/modules/media/service';
 import { findFfmpeg } from '../src/modules/media/video';
 import { runMediaVerify } from '../src/modules/media/verify-command';
+import { attachSampleImages } from '../src/modules/media/sample-images';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -431,4 +432,34 @@ describe('fixity check', () => {
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/media/verify`, headers: owner.auth })).status).toBe(403);
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/media/verify` })).status).toBe(401);
   });
+});
+
+describe('sample images', () => {
+  it('attaches a labelled SAMPLE picture to image categories and two to gallery categories', async () => {
+    const rows = await t.app.db
+      .insert(records)
+      .values([
+        { category: 'orphans', title: 'Sample orphan', description: 'Sample', userId: owner.id, sample: true },
+        { category: 'events', title: 'Sample event', description: 'Sample', userId: owner.id, sample: true },
+        { category: 'videos', title: 'Sample video', description: 'Sample', userId: owner.id, sample: true },
+      ])
+      .returning({ id: records.id, category: records.category });
+    const started = Date.now();
+    expect(await attachSampleImages(t.app.media, rows, owner.id)).toBe(3);
+    console.log(`sample images for 2 records: ${Date.now() - started} ms`);
+    const files = await t.app.media.forRecords(rows.map((r) => r.id));
+    expect(files.get(rows[0]!.id)!.map((f) => f.role)).toEqual(['cover']);
+    expect(files.get(rows[1]!.id)!.map((f) => f.role)).toEqual(['gallery', 'gallery']);
+    expect(files.get(rows[2]!.id)).toBeUndefined();
+    const cover = t.app.media.toDto(files.get(rows[0]!.id)![0]!);
+    expect(cover.caption).toBe('Sample image');
+    const served = await t.app.inject({ method: 'GET', url: cover.imageUrl });
+    const { width, height } = await sharp(served.rawPayload).metadata();
+    expect([width, height]).toEqual([640, 360]);
+    // A flat colour with white lettering: the middle row has both the background and near-white pixels.
+    const { data, info } = await sharp(served.rawPayload).extract({ left: 0, top: 180, width: 640, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    const whites = Array.from({ length: info.width }, (_, x) => data[x * info.channels]!).filter((r) => r > 200).length;
+    expect(whites).toBeGreaterThan(50);
+    expect(whites).toBeLessThan(560);
+  }, 30_000);
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, type CategoryDef } from '@app/shared';
 import { records, users } from '../db/schema';
 import { upsertSuper } from '../services/accounts';
+import { attachSampleImages } from '../modules/media/sample-images';
 
 export const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
 export const SAMPLE_PER_CATEGORY = 3;
@@ -78,7 +79,13 @@ export async function seedSampleContent(app: FastifyInstance): Promise<{ seeded:
       } as typeof records.$inferInsert;
     }),
   );
-  await app.db.insert(records).values(rows);
+  const inserted = await app.db.insert(records).values(rows).returning({ id: records.id, category: records.category });
+  try {
+    await attachSampleImages(app.media, inserted, superId);
+  } catch (err) {
+    // Pictures are a nicety: sample records without them are still useful.
+    app.log.warn({ err }, 'sample images could not be made');
+  }
   await app.audit.append({ actor: { id: superId, role: 'super' }, action: 'seed', subject: `sample:${rows.length}` });
   const banner = [
     '',

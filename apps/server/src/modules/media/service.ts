@@ -222,7 +222,12 @@ export class MediaService {
       });
       await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     } catch (err) {
-      out.destroy();
+      // The file may still be opening: wait until it is closed, or the removal could run before its creation.
+      await new Promise<void>((resolve) => {
+        if (out.closed) return resolve();
+        out.once('close', () => resolve());
+        out.destroy();
+      });
       await rm(tmpPath, { force: true });
       throw err;
     }
