@@ -242,6 +242,7 @@ describe('campaign', () => {
     }
     const rep = nextRep();
     expect((await submit(letterFor(rep, 'CA', { email: 'not-an-address' }))).body.email).toMatch(/valid e-mail/);
+    expect((await submit(letterFor(rep, 'CA', { firstName: 'Sample\nBcc: other@example.test' }))).body.firstName).toMatch(/one line/);
     const long = await submit(letterFor(rep, 'CA', { message: 'x'.repeat(10_001) }));
     expect(long.status).toBe(400);
     expect(long.body.message).toMatch(/at most 10,000/);

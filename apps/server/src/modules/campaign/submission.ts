@@ -9,7 +9,9 @@ const text = (label: string, max: number) =>
     .string({ error: `Enter your ${label}` })
     .trim()
     .min(1, { error: `Enter your ${label}` })
-    .max(max, { error: `Your ${label} must be at most ${max} characters` });
+    .max(max, { error: `Your ${label} must be at most ${max} characters` })
+    // Line breaks or control characters in a name or address would break the letter's layout and mail headers.
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: `Your ${label} must be on one line` });
 
 const choice = (label: string) =>
   z.string({ error: `Choose a ${label}` }).trim().min(1, { error: `Choose a ${label}` }).max(200, { error: `Choose a ${label} from the list` });
