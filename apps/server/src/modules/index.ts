@@ -4,6 +4,7 @@ import recordsPlugin from './records/plugin';
 import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
+import seoArea from './seo/plugin';
 
 /**
  * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
@@ -16,4 +17,5 @@ export const areaPlugins: FastifyPluginAsync[] = [
   auditRoutes,
   usersArea,
   campaignArea,
+  seoArea,
 ];

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { and, desc, isNull, eq } from 'drizzle-orm';
+import { CATEGORIES, CATEGORY_LIST, paths, type CategoryDef, type RecordDto } from '@app/shared';
+import { records } from '../../db/schema';
+import { LIST_NAMES, previewText } from './meta';
+
+/** Items in a feed: the newest records. */
+export const FEED_SIZE = 50;
+/** A sitemap file holds at most 50,000 URLs (sitemaps.org). */
+const SITEMAP_MAX_URLS = 50_000;
+
+const xml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** RSS 2.0 of the newest public records (all categories, or one), read as an anonymous visitor would. */
+export async function renderFeed(app: FastifyInstance, category: CategoryDef | null): Promise<string> {
+  const read = category
+    ? await app.publicReads.read({ kind: 'list', category: category.slug, query: { limit: FEED_SIZE } })
+    : await app.publicReads.read({ kind: 'news', query: { limit: FEED_SIZE } });
+  const items = read.status === 200 ? (read.body as RecordDto[]) : [];
+  const base = app.brand.publicUrl;
+  const title = category ? `${LIST_NAMES[category.slug]} | ${app.brand.siteName}` : app.brand.siteName;
+  const selfUrl = `${base}${category ? category.route : ''}/feed.xml`;
+  const pageUrl = `${base}${category ? category.route : '/'}`;
+  const entries = items.map((record) => {
+    const url = `${base}${paths.detail(record.category, record._id)}`;
+    const kind = CATEGORIES[record.category] ? LIST_NAMES[record.category] : record.category;
+    return [
+      '    <item>',
+      `      <title>${xml(record.title)}</title>`,
+      `      <link>${xml(url)}</link>`,
+      `      <guid isPermaLink="true">${xml(url)}</guid>`,
+      `      <pubDate>${new Date(record.createdAt).toUTCString()}</pubDate>`,
+      `      <category>${xml(kind)}</category>`,
+      `      <description>${xml(previewText(record.description))}</description>`,
+      '    </item>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '  <channel>',
+    `    <title>${xml(title)}</title>`,
+    `    <link>${xml(pageUrl)}</link>`,
+    `    <atom:link href="${xml(selfUrl)}" rel="self" type="application/rss+xml"/>`,
+    `    <description>${xml(`New records on ${app.brand.siteName}`)}</description>`,
+    '    <language>en</language>',
+    items[0] ? `    <lastBuildDate>${new Date(items[0].createdAt).toUTCString()}</lastBuildDate>` : '',
+    ...entries,
+    '  </channel>',
+    '</rss>',
+    '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** Every public page: the fixed pages, each list and each live public record (private ones stay out). */
+export async function renderSitemap(app: FastifyInstance): Promise<string> {
+  const base = app.brand.publicUrl;
+  const fixed = [paths.home, paths.about, paths.images, paths.reports, ...CATEGORY_LIST.map((c) => c.route)];
+  const rows = await app.db
+    .select({ id: records.id, category: records.category, updatedAt: records.updatedAt })
+    .from(records)
+    .where(and(isNull(records.deletedAt), eq(records.public, true)))
+    .orderBy(desc(records.createdAt))
+    .limit(SITEMAP_MAX_URLS - fixed.length);
+  const urls = [
+    ...fixed.map((p) => `  <url><loc>${xml(`${base}${p}`)}</loc></url>`),
+    ...rows
+      .filter((r) => r.category in CATEGORIES)
+      .map(
+        (r) =>
+          `  <url><loc>${xml(`${base}${paths.detail(r.category as RecordDto['category'], r.id)}`)}</loc><lastmod>${r.updatedAt.toISOString()}</lastmod></url>`,
+      ),
+  ];
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+}
