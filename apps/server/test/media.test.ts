@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE } from '@app/shared';
+import { API_BASE, type Role } from '@app/shared';
 import { auditLog, jobs, media, records } from '../src/db/schema';
 import type { IncomingFile } from '../src/modules/media/service';
 import { MediaService } from '../src/modules/media/service';
@@ -15,6 +15,7 @@ import { runMediaVerify } from '../src/modules/media/verify-command';
 import { attachSampleImages } from '../src/modules/media/sample-images';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
+const actorOf = (u: { id: string; role: string }) => ({ id: u.id, role: u.role as Role });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const upload = (bytes: Buffer, filename: string, mimetype: string, field = 'image'): IncomingFile => ({
   field,
@@ -130,9 +131,9 @@ describe('image ingest', () => {
     });
     expect(t.app.media.toDto(row)).not.toHaveProperty('restricted');
     expect(t.app.media.toDto(row, { restricted: true }).restricted?.gps?.latitude).toBeCloseTo(11.59, 4);
-    expect(t.app.media.restrictedFor(owner, row, { userId: owner.id })?.model).toBe('Test Phone 7');
-    expect(t.app.media.restrictedFor(admin, row, { userId: owner.id })?.model).toBe('Test Phone 7');
-    expect(t.app.media.restrictedFor(other, row, { userId: owner.id })).toBeNull();
+    expect(t.app.media.restrictedFor(actorOf(owner), row, { userId: owner.id })?.model).toBe('Test Phone 7');
+    expect(t.app.media.restrictedFor(actorOf(admin), row, { userId: owner.id })?.model).toBe('Test Phone 7');
+    expect(t.app.media.restrictedFor(actorOf(other), row, { userId: owner.id })).toBeNull();
     expect(t.app.media.restrictedFor(null, row, { userId: owner.id })).toBeNull();
   });
 

@@ -72,7 +72,8 @@ let s3rver: { run: () => Promise<{ port: number }>; close: () => Promise<void> }
 let s3Port = 0;
 let s3Storage: S3Storage | undefined;
 beforeAll(async () => {
-  const { default: S3rver } = (await import('s3rver')) as unknown as {
+  // s3rver ships no types.
+  const { default: S3rver } = (await import('s3rver' as string)) as {
     default: new (options: Record<string, unknown>) => typeof s3rver;
   };
   s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'evidence-test' }] });
