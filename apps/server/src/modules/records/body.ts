@@ -1,3 +1,4 @@
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { AppError, httpError } from '../../errors';
@@ -62,7 +63,7 @@ export function openBody(request: FastifyRequest): BodyReader {
           file.file.resume();
           throw httpError.badRequest({ [file.fieldname]: 'Unexpected file field' });
         }
-        return { field, file: { field: file.fieldname, filename: file.filename, mimetype: file.mimetype, stream: file.file } };
+        return { field, file: { field: file.fieldname, filename: file.filename, mimetype: file.mimetype, stream: holdErrors(file.file) } };
       }
     },
   };
@@ -90,4 +91,40 @@ export function asClientError(err: unknown): unknown {
     return httpError.badRequest({ message: 'The form data is malformed' });
   }
   return err;
+}
+
+/**
+ * The file stream as the consumer will see it, with its failure kept until the consumer listens. A truncated body
+ * fails the multipart file stream as soon as the parser reaches its end, which for a small file is before the
+ * consumer (after a few awaits) attaches its 'error' listener; an event emitted then would be lost and the upload
+ * would wait forever.
+ */
+function holdErrors(source: Readable & { truncated?: boolean }): Readable {
+  const out = new PassThrough();
+  Object.defineProperty(out, 'truncated', { get: () => source.truncated });
+  let failed = false;
+  const failWith = (err: Error) => {
+    if (failed) return;
+    failed = true;
+    const fail = () => process.nextTick(() => out.destroy(err));
+    if (out.listenerCount('error') > 0) return fail();
+    const onListener = (event: string | symbol) => {
+      if (event !== 'error') return;
+      out.off('newListener', onListener);
+      fail();
+    };
+    out.on('newListener', onListener);
+  };
+  const endedEarly = () => source.errored ?? new Error('Unexpected end of form');
+  // With the whole body already received, the parser may have failed the stream before we got the part.
+  if (source.errored || (source.destroyed && !source.readableEnded)) {
+    failWith(endedEarly());
+    return out;
+  }
+  source.pipe(out);
+  source.on('error', failWith);
+  source.on('close', () => {
+    if (!source.readableEnded) failWith(endedEarly());
+  });
+  return out;
 }

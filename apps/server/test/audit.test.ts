@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, CATEGORIES } from '@app/shared';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { sampleFields } from './records-helpers';
+
+type User = Awaited<ReturnType<typeof createUser>>;
+
+describe('audit log routes', () => {
+  let t: TestApp;
+  let contributor: User;
+  let admin: User;
+  let recordId: string;
+  /** Entries other areas write at start-up (e.g. the campaign directory import). */
+  let baseline: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    contributor = await createUser(t.app, 'contributor');
+    admin = await createUser(t.app, 'admin');
+    const [row] = await t.database.query<{ n: number }>('select count(*)::int as n from audit_log');
+    baseline = row!.n;
+    const created = await call(t.app, { method: 'POST', url: `${API_BASE}/victims`, headers: contributor.auth, payload: sampleFields(CATEGORIES.victims) });
+    recordId = created.body._id;
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/victims/${recordId}/edit`, headers: contributor.auth, payload: { title: 'Edited' } });
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/victims/approve/${recordId}`, headers: admin.auth });
+    await call(t.app, { method: 'POST', url: `${API_BASE}/links`, headers: admin.auth, payload: sampleFields(CATEGORIES.links) });
+  });
+  afterAll(async () => t.close());
+
+  it('is for admin and super only', async () => {
+    expect((await call(t.app, { method: 'GET', url: `${API_BASE}/audit` })).status).toBe(401);
+    expect((await call(t.app, { method: 'GET', url: `${API_BASE}/audit` , headers: contributor.auth })).status).toBe(403);
+    expect((await call(t.app, { method: 'GET', url: `${API_BASE}/audit/verify`, headers: contributor.auth })).status).toBe(403);
+  });
+
+  it('lists entries newest first with a total, filtered by record and by actor', async () => {
+    const all = await call(t.app, { method: 'GET', url: `${API_BASE}/audit`, headers: admin.auth });
+    expect(all.status).toBe(200);
+    expect(Number(all.headers['x-total-count'])).toBe(baseline + 4);
+    expect(all.body.slice(0, 4).map((e: { action: string }) => e.action)).toEqual(['create', 'approve', 'edit', 'create']);
+
+    const byRecord = await call(t.app, { method: 'GET', url: `${API_BASE}/audit?recordId=${recordId}`, headers: admin.auth });
+    expect(byRecord.headers['x-total-count']).toBe('3');
+    const approve = byRecord.body[0];
+    expect(approve).toMatchObject({ action: 'approve', actorId: admin.id, actorRole: 'admin', category: 'victims', recordId });
+    expect(approve.changes.approved).toEqual({ before: false, after: true });
+    expect(byRecord.body[1].changes.title).toEqual({ before: sampleFields(CATEGORIES.victims).title, after: 'Edited' });
+
+    const byActor = await call(t.app, { method: 'GET', url: `${API_BASE}/audit?actorId=${contributor.id}&limit=1`, headers: admin.auth });
+    expect(byActor.headers['x-total-count']).toBe('2');
+    expect(byActor.body).toHaveLength(1);
+    expect(byActor.body[0].action).toBe('edit');
+
+    const bad = await call(t.app, { method: 'GET', url: `${API_BASE}/audit?recordId=nope`, headers: admin.auth });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toHaveProperty('recordId');
+  });
+
+  it('verifies the hash chain, and reports a row changed in SQL', async () => {
+    const ok = await call(t.app, { method: 'GET', url: `${API_BASE}/audit/verify`, headers: admin.auth });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ ok: true, entries: baseline + 4, firstBrokenSeq: null, reason: null });
+
+    const [target] = await t.database.query<{ seq: number }>("select seq from audit_log where action = 'edit'");
+    await t.database.query(`update audit_log set changes = '{"title": {"before": "x", "after": "y"}}'::jsonb where seq = $1`, [target!.seq]);
+    const broken = await call(t.app, { method: 'GET', url: `${API_BASE}/audit/verify`, headers: admin.auth });
+    expect(broken.status).toBe(200);
+    expect(broken.body.ok).toBe(false);
+    expect(Number(broken.body.firstBrokenSeq)).toBe(Number(target!.seq));
+  });
+});
