@@ -35,7 +35,7 @@ const postVictim = (file: { filename: string; type: string; data: Buffer }) => {
 beforeAll(async () => {
   t = await createTestApp({ MAX_IMAGE_MB: '1', MAX_VIDEO_MB: '2' });
   owner = await createUser(t.app, 'contributor');
-}, 30_000);
+}, 60_000);
 afterAll(async () => t?.close());
 
 describe('POST /victims with an image', () => {

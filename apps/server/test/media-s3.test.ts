@@ -31,7 +31,7 @@ beforeAll(async () => {
     S3_SECRET_ACCESS_KEY: 'S3RVER',
     S3_FORCE_PATH_STYLE: 'true',
   });
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await t?.close();
   await s3rver?.close();
@@ -72,4 +72,4 @@ it('stores originals and copies in the bucket and serves the copies through the 
   const lines: string[] = [];
   expect(await runMediaVerify(t.config, t.database, (l) => lines.push(l))).toBe(1);
   expect(lines.join('\n')).toContain(`CHANGED   media ${row.id}`);
-}, 30_000);
+}, 60_000);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
@@ -68,7 +68,7 @@ beforeAll(async () => {
     .values({ category: 'victims', title: 'Sample test record', description: 'Sample (test)', userId: owner.id })
     .returning();
   recordId = row!.id;
-}, 30_000);
+}, 60_000);
 afterAll(async () => t?.close());
 
 describe('image ingest', () => {
@@ -84,7 +84,7 @@ describe('image ingest', () => {
       uploadedBy: owner.id,
       accept: 'image',
     });
-  }, 30_000);
+  }, 60_000);
 
   it('keeps the original unchanged with the SHA-256 of the uploaded bytes', async () => {
     expect(row.sha256).toBe(sha256(bytes));
@@ -329,7 +329,7 @@ describe.skipIf(!tools)('video processing (ffmpeg)', () => {
     ]);
     videoBytes = readFileSync(file);
     rmSync(file);
-  }, 30_000);
+  }, 60_000);
 
   it('stores the video as uploaded, queues a job, then makes a web MP4 and a poster', async () => {
     const row = await t.app.media.ingest(upload(videoBytes, 'clip.mov', 'video/quicktime'), { recordId, role: 'video', position: 0, uploadedBy: owner.id, accept: 'video' });
@@ -397,7 +397,7 @@ describe.skipIf(!tools)('video processing (ffmpeg)', () => {
     expect(failed.status).toBe('failed');
     expect(failed.statusReason).toBeTruthy();
     expect(rowId).toBeTruthy();
-  }, 30_000);
+  }, 60_000);
 
   it('rejects a video over MAX_VIDEO_MB with 413', async () => {
     const big = Buffer.concat([videoBytes, Buffer.alloc(3 * 1024 * 1024)]);
@@ -462,5 +462,19 @@ describe('sample images', () => {
     const whites = Array.from({ length: info.width }, (_, x) => data[x * info.channels]!).filter((r) => r > 200).length;
     expect(whites).toBeGreaterThan(50);
     expect(whites).toBeLessThan(560);
-  }, 30_000);
+  }, 60_000);
+});
+
+describe('staging folder', () => {
+  it('removes files a crashed upload left behind, keeping recent ones', async () => {
+    const dir = path.join(t.dataDir, 'tmp', 'uploads');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'old.upload'), 'left by a crash');
+    writeFileSync(path.join(dir, 'recent.upload'), 'in progress');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    utimesSync(path.join(dir, 'old.upload'), twoDaysAgo, twoDaysAgo);
+    expect(await t.app.media.cleanStaging()).toBe(1);
+    expect(readdirSync(dir)).toEqual(['recent.upload']);
+    rmSync(path.join(dir, 'recent.upload'));
+  });
 });

@@ -38,6 +38,10 @@ export default fp(
     app.decorate('media', service);
     app.jobs.register(VIDEO_JOB, (payload, job) => service.processVideo(String(payload.mediaId), job));
     if (!ffmpeg) app.log.warn('ffmpeg not found: uploaded videos will be served as uploaded, without a poster');
+    app.addHook('onReady', async () => {
+      const removed = await service.cleanStaging().catch(() => 0);
+      if (removed) app.log.info(`media: removed ${removed} stale staging files`);
+    });
     app.addHook('onClose', async () => {
       if (storage instanceof S3Storage) storage.destroy();
     });

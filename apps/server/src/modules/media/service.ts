@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -324,6 +324,21 @@ export class MediaService {
         .where(eq(media.id, mediaId));
       throw err;
     }
+  }
+
+  /** Removes staging files a crashed process left behind (uploads and video work folders older than `maxAgeMs`). */
+  async cleanStaging(maxAgeMs = 24 * 60 * 60_000): Promise<number> {
+    let removed = 0;
+    const entries = await readdir(this.tmpDir).catch(() => [] as string[]);
+    for (const name of entries) {
+      const full = path.join(this.tmpDir, name);
+      const info = await stat(full).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > maxAgeMs) {
+        await rm(full, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** Live files of the given records, in position order, grouped by record id. */
