@@ -51,7 +51,11 @@ export default function ListPage() {
       ) : error ? (
         <ErrorNotice error={error} onRetry={() => void refetch()} />
       ) : data.items.length === 0 ? (
-        <EmptyState text={t(category.emptyText)} />
+        <>
+          <EmptyState text={t(category.emptyText)} />
+          {/* A page past the end (an old shared link) still offers the way back. */}
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} />
+        </>
       ) : (
         <>
           {view === 'table' ? (
