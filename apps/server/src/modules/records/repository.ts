@@ -26,6 +26,13 @@ function liveConditions(filter: ListFilter): SQL[] {
   return conditions;
 }
 
+/**
+ * Newest first, spelled as the indexes are declared (drizzle's `.desc()` in an index is DESC NULLS LAST, while a
+ * plain ORDER BY ... DESC means NULLS FIRST): with any other spelling PostgreSQL cannot read the index in order and
+ * sorts every matching row instead.
+ */
+export const newestFirst = [sql`${records.createdAt} desc nulls last`, sql`${records.id} desc nulls last`];
+
 /** The list query (exported so the index test can EXPLAIN exactly what the API runs). */
 export function listQuery(db: Executor, filter: ListFilter, page: Page) {
   const conditions = liveConditions(filter);
@@ -38,7 +45,7 @@ export function listQuery(db: Executor, filter: ListFilter, page: Page) {
     .select()
     .from(records)
     .where(and(...conditions))
-    .orderBy(desc(records.createdAt), desc(records.id))
+    .orderBy(...newestFirst)
     .limit(page.limit)
     .offset(page.cursor ? 0 : page.offset);
 }
@@ -75,7 +82,7 @@ export async function lockRecord(tx: Tx, id: string): Promise<RecordRow | null> 
 export async function listTrash(db: Db, page: Page) {
   const where = isNotNull(records.deletedAt);
   const [rows, [count]] = await Promise.all([
-    db.select().from(records).where(where).orderBy(desc(records.deletedAt), desc(records.id)).limit(page.limit).offset(page.offset),
+    db.select().from(records).where(where).orderBy(sql`${records.deletedAt} desc nulls last`, desc(records.id)).limit(page.limit).offset(page.offset),
     db.select({ n: sql<number>`count(*)::int` }).from(records).where(where),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
@@ -105,7 +112,7 @@ export async function listGallery(db: Db, includePrivate: boolean, page: Page) {
       .from(media)
       .innerJoin(records, eq(records.id, media.recordId))
       .where(where)
-      .orderBy(desc(records.createdAt), desc(records.id), asc(media.position), asc(media.createdAt))
+      .orderBy(...newestFirst, asc(media.position), asc(media.createdAt))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: sql<number>`count(*)::int` }).from(media).innerJoin(records, eq(records.id, media.recordId)).where(where),
