@@ -1,0 +1,84 @@
+// Command-line options of bench/run.mjs (see --help there).
+const PARTS = ['http', 'queries', 'web'];
+export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+function positiveNumber(name, value) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number (got ${value})`);
+  return n;
+}
+
+export function parseArgs(argv) {
+  const opts = {
+    only: PARTS,
+    sizes: null,
+    pg: false,
+    pgUrl: DEFAULT_PG_URL,
+    httpAt: 'largest',
+    duration: 10,
+    connections: 32,
+    runs: 30,
+    build: true,
+    maxMinutes: 30,
+    out: null,
+    keep: false,
+    compare: null,
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [key, value] = arg.replace(/^--/, '').split(/=(.*)/s);
+    switch (key) {
+      case 'only':
+        opts.only = value.split(',').map((s) => s.trim()).filter(Boolean);
+        for (const part of opts.only) if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}" (parts: ${PARTS.join(', ')})`);
+        break;
+      case 'sizes':
+        opts.sizes = value.split(',').map((s) => Math.round(positiveNumber('sizes', s.replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'))));
+        break;
+      case 'pg':
+        opts.pg = true;
+        if (value) opts.pgUrl = value;
+        break;
+      case 'http-at':
+        if (!['largest', 'all'].includes(value)) throw new Error('--http-at must be largest or all');
+        opts.httpAt = value;
+        break;
+      case 'duration':
+        opts.duration = Math.min(60, Math.round(positiveNumber(key, value)));
+        break;
+      case 'connections':
+        opts.connections = Math.round(positiveNumber(key, value));
+        break;
+      case 'runs':
+        opts.runs = Math.round(positiveNumber(key, value));
+        break;
+      case 'no-build':
+        opts.build = false;
+        break;
+      case 'max-minutes':
+        opts.maxMinutes = positiveNumber(key, value);
+        break;
+      case 'out':
+        opts.out = value;
+        break;
+      case 'keep':
+        opts.keep = true;
+        break;
+      case 'compare':
+        opts.compare = [argv[i + 1], argv[i + 2]];
+        if (!opts.compare[0] || !opts.compare[1]) throw new Error('--compare needs two result files');
+        i += 2;
+        break;
+      case 'help':
+      case 'h':
+        opts.help = true;
+        break;
+      default:
+        throw new Error(`Unknown option ${arg} (see --help)`);
+    }
+  }
+  opts.sizes ??= opts.pg ? [1000, 100_000, 1_000_000] : [1000, 100_000];
+  opts.sizes.sort((a, b) => a - b);
+  return opts;
+}

@@ -1,0 +1,46 @@
+// The bench's data: a throw-away PostgreSQL database per run, and the database task (seed, SQL timings) run with tsx.
+import path from 'node:path';
+import pg from 'pg';
+import { run } from './proc.mjs';
+import { ROOT } from './site.mjs';
+
+export async function dbTask(input) {
+  const timeoutMs = input.action === 'seed' ? 900_000 : 600_000;
+  const { code, stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/db-task.ts'), JSON.stringify(input)], {
+    cwd: ROOT,
+    timeoutMs,
+    echo: input.action === 'seed',
+  });
+  if (code !== 0) throw new Error(`database task ${input.action} failed:\n${stderr}`);
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+function withDatabase(url, name) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createPgDatabase(adminUrl, name) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  console.log(`PostgreSQL database ${name} created`);
+  return withDatabase(adminUrl, name);
+}
+
+export async function dropPgDatabase(adminUrl, databaseUrl) {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+  console.log(`PostgreSQL database ${name} dropped`);
+}

@@ -1,0 +1,46 @@
+// Raw HTTP for the bench: bytes exactly as sent (no automatic decompression), and sequential latency series.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { median, percentile } from './stats.mjs';
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.get(url, { agent, headers: { 'accept-encoding': 'gzip', ...headers } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`${url}: no answer within 30 s`)));
+    req.on('error', reject);
+  });
+}
+
+let bust = 0;
+/** `url` with a query parameter no one requested before: the response cache (keyed on the URL) misses. */
+export function cacheBusted(url) {
+  bust += 1;
+  return `${url}${url.includes('?') ? '&' : '?'}_b=${process.pid}-${Date.now()}-${bust}`;
+}
+
+/**
+ * Median latency of `runs` sequential requests (after one warm-up), each uncached: either a unique URL (the
+ * anonymous miss path: query, serialise, ETag, gzip and brotli) or an Authorization header the site does not accept as
+ * a session (the signed-in path: query and serialise, never cached, not compressed). Bounded by `budgetMs`.
+ */
+export async function timeUncached(url, { runs = 30, mode = 'bust', budgetMs = 4000 } = {}) {
+  const request = () => (mode === 'bust' ? get(cacheBusted(url)) : get(url, { authorization: 'Bench not-a-session' }));
+  const first = await request();
+  const ms = [];
+  const started = performance.now();
+  let status = first.status;
+  for (let i = 0; i < runs && (i < 5 || performance.now() - started < budgetMs); i++) {
+    const res = await request();
+    if (res.status !== 200) status = res.status;
+    ms.push(res.ms);
+  }
+  return { medianMs: median(ms), p90Ms: percentile(ms, 90), runs: ms.length, status, bytes: first.body.length };
+}

@@ -1,0 +1,36 @@
+// The site under test: the real production entry point (apps/server/src/main.ts), on its own port and data folder.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { freePort, stop, track, waitForHttp } from './proc.mjs';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Starts the site; resolves once /health answers. `databaseUrl` selects PostgreSQL, otherwise PGlite in dataDir. */
+export async function startSite({ dataDir, databaseUrl, logFile }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://localhost:${port}`,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl ?? '',
+        REDIS_URL: '',
+        SAMPLE_DATA: 'false',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const log = createWriteStream(logFile, { flags: 'a' });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 90_000 });
+  return { url, port, pid: child.pid, child, stop: () => stop(child) };
+}

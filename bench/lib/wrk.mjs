@@ -1,0 +1,52 @@
+// wrk on loopback: requests/s, p50/p99 latency (--latency), errors (non-2xx/3xx answers and socket errors).
+import { writeFileSync } from 'node:fs';
+import { run } from './proc.mjs';
+
+const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function toMs(text) {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  return match ? Number(match[1]) * UNIT_MS[match[2]] : null;
+}
+
+export function parseWrk(output) {
+  const num = (re) => {
+    const m = re.exec(output);
+    return m ? Number(m[1]) : 0;
+  };
+  const latency = (pct) => {
+    const m = new RegExp(`^\\s+${pct}%\\s+(\\S+)`, 'm').exec(output);
+    return m ? toMs(m[1]) : null;
+  };
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return {
+    requestsPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    requests: num(/(\d+) requests in/),
+    p50Ms: latency(50),
+    p99Ms: latency(99),
+    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+    socketErrors,
+  };
+}
+
+/**
+ * One bounded wrk run. `uniquePaths`: every request gets its own `_b=<n>` query parameter (a Lua script), so a
+ * response cache keyed on the URL never answers it.
+ */
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, scriptFile }) {
+  const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
+  if (uniquePaths) {
+    const { pathname, search } = new URL(url);
+    const base = `${pathname}${search || '?'}${search ? '&' : ''}`;
+    writeFileSync(
+      scriptFile,
+      `local n = 0\nlocal salt = tostring(os.time())\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}_b=" .. salt .. "-" .. n)\nend\n`,
+    );
+    args.push('-s', scriptFile);
+  }
+  args.push(url);
+  const { code, stdout, stderr } = await run('wrk', args, { timeoutMs: (durationS + 20) * 1000 });
+  if (code !== 0) throw new Error(`wrk failed (${code}): ${stderr || stdout}`);
+  return { ...parseWrk(stdout), raw: stdout };
+}

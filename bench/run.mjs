@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The benchmark suite of issue 9: `npm run bench [-- options]`. It prints figures and writes them to
+// bench/results/<timestamp>.json; it asserts nothing about timings. See bench/README.md.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from './lib/args.mjs';
+import { compareFiles } from './lib/compare.mjs';
+import { runHttp } from './lib/phase-http.mjs';
+import { runQueries } from './lib/phase-queries.mjs';
+import { runWeb } from './lib/phase-web.mjs';
+import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
+import { killAll, run, which } from './lib/proc.mjs';
+import { ROOT, startSite } from './lib/site.mjs';
+import { fmt, table } from './lib/stats.mjs';
+
+const opts = parseArgs(process.argv.slice(2));
+
+if (opts.help) {
+  console.log(`npm run bench -- [options]
+  --only=http,queries,web   parts to run (default: all three)
+  --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
+  --pg[=postgres://...]     PostgreSQL instead of PGlite (default URL postgres://postgres@127.0.0.1:5432/test;
+                            a database bench_<timestamp> is created next to it and dropped at the end)
+  --http-at=largest|all     sizes the wrk runs use (default: largest)
+  --duration=10             seconds per wrk run (-t1 -c32 unless --connections=N)
+  --runs=30                 requests/queries per latency series (each series also stops after ~4 s)
+  --no-build                use the existing apps/web/dist instead of running npm run build
+  --max-minutes=30          stop everything after this long
+  --out=file.json           where to write the figures (default bench/results/<timestamp>.json)
+  --compare a.json b.json   print two result files side by side and exit`);
+  process.exit(0);
+}
+
+if (opts.compare) {
+  compareFiles(opts.compare[0], opts.compare[1]);
+  process.exit(0);
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`\nbench: stopped after ${opts.maxMinutes} minutes (--max-minutes)`);
+  killAll();
+  process.exit(2);
+}, opts.maxMinutes * 60_000);
+watchdog.unref();
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const work = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+const results = {
+  startedAt: new Date().toISOString(),
+  command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAvg1m: os.loadavg()[0] },
+  driver: opts.pg ? 'postgres' : 'pglite',
+  sizes: opts.sizes,
+  parts: opts.only,
+  seed: {},
+  queries: {},
+  http: {},
+  web: null,
+  notes: [],
+};
+
+/** http needs wrk and nginx: installed here when running as root, otherwise the exact command is printed. */
+async function ensureHttpTools() {
+  const missing = ['wrk', 'nginx'].filter((cmd) => !which(cmd));
+  if (!missing.length) return true;
+  const install = 'apt-get update && apt-get install -y nginx-light wrk';
+  if (process.getuid?.() === 0) {
+    console.log(`Installing ${missing.join(' and ')}: ${install}`);
+    const { code } = await run('sh', ['-c', `${install} >/dev/null`], { timeoutMs: 300_000, echo: true });
+    if (code === 0 && !['wrk', 'nginx'].some((cmd) => !which(cmd))) return true;
+  }
+  const note = `http part skipped: ${missing.join(' and ')} not installed. Install with: sudo ${install}`;
+  console.log(note);
+  results.notes.push(note);
+  return false;
+}
+
+async function main() {
+  console.log(`Bench: ${results.driver}, sizes ${opts.sizes.map((n) => n.toLocaleString('en')).join(', ')}, parts ${opts.only.join(', ')}`);
+  console.log(`Machine: ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load ${results.machine.loadAvg1m.toFixed(1)}, Node ${process.version}`);
+  console.log(`Work folder: ${work}\n`);
+  const doHttp = opts.only.includes('http') && (await ensureHttpTools());
+  const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
+  const pgliteDir = path.join(work, 'data', 'pglite');
+  try {
+    if (opts.only.includes('http') || opts.only.includes('queries')) {
+      const httpSizes = opts.httpAt === 'all' ? opts.sizes : [opts.sizes.at(-1)];
+      for (const size of opts.sizes) {
+        console.log(`== ${size.toLocaleString('en')} records ==`);
+        const seeded = await dbTask({ action: 'seed', size, pgliteDir, databaseUrl, mediaEvery: 20 });
+        results.seed[size] = seeded;
+        console.log(
+          `Seeded ${fmt.n(seeded.inserted)} new records in ${seeded.seconds.toFixed(1)} s (total ${fmt.n(seeded.total)}, ` +
+            `victims ${fmt.n(seeded.perCategory.victims)}, gallery images ${fmt.n(seeded.mediaRows)})`,
+        );
+        let sql = null;
+        if (opts.only.includes('queries')) {
+          const victims = seeded.perCategory.victims ?? 0;
+          const deepOffset = Math.max(0, Math.min(50_000, Math.floor((victims - 50) / 50) * 50));
+          sql = await dbTask({ action: 'time', size, pgliteDir, databaseUrl, runs: opts.runs, deepOffset });
+        }
+        const site = await startSite({ dataDir: path.join(work, 'data'), databaseUrl, logFile: path.join(work, 'site.log') });
+        try {
+          if (sql) results.queries[size] = await runQueries({ site, sql, runs: opts.runs });
+          if (doHttp && httpSizes.includes(size)) {
+            results.http[size] = await runHttp({ site, work, durationS: opts.duration, connections: opts.connections });
+          }
+        } finally {
+          await site.stop();
+        }
+      }
+      if (opts.only.includes('queries')) printGrowth();
+    }
+    if (opts.only.includes('web')) results.web = await runWeb({ work, build: opts.build });
+  } finally {
+    if (databaseUrl) await dropPgDatabase(opts.pgUrl, databaseUrl).catch((err) => console.error(`Could not drop ${databaseUrl}: ${err.message}`));
+  }
+}
+
+/** How each uncached read grows from the smallest to the largest size. */
+function printGrowth() {
+  const sizes = Object.keys(results.queries).map(Number);
+  if (sizes.length < 2) return;
+  const [first, last] = [sizes[0], sizes.at(-1)];
+  const rows = [];
+  for (const group of ['sql', 'httpMiss', 'httpSignedIn']) {
+    for (const name of Object.keys(results.queries[last][group] ?? {})) {
+      const at = (size) => results.queries[size][group]?.[name]?.medianMs ?? null;
+      const a = at(first);
+      const b = at(last);
+      rows.push([`${group} ${name}`, ...sizes.map((s) => fmt.ms(at(s))), a && b ? `x${(b / a).toFixed(1)}` : null]);
+    }
+  }
+  console.log(`\nUncached latency growth, median ms (${first.toLocaleString('en')} -> ${last.toLocaleString('en')} records, ${results.driver})`);
+  console.log(table(['read', ...sizes.map((s) => s.toLocaleString('en')), 'growth'], rows));
+}
+
+const exitCode = await main()
+  .then(() => 0)
+  .catch((err) => {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+    results.error = String(err.message ?? err);
+    return 1;
+  });
+results.finishedAt = new Date().toISOString();
+const out = opts.out ?? path.join(ROOT, 'bench/results', `${stamp}.json`);
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nFigures written to ${path.relative(process.cwd(), out)}`);
+if (!opts.keep) rmSync(work, { recursive: true, force: true });
+else console.log(`Work folder kept: ${work}`);
+killAll();
+process.exit(exitCode);
