@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import type { Slots } from '../components/Slots';
 
 /**
@@ -5,4 +6,6 @@ import type { Slots } from '../components/Slots';
  * The campaign engineer registers the home page's form, lazily so its code loads only with the home page's slot:
  *   campaignForm: lazy(() => import('../features/campaign/CampaignForm')),
  */
-export const slots: Slots = {};
+export const slots: Slots = {
+  campaignForm: lazy(() => import('../features/campaign/CampaignForm')),
+};
