@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_LIST, dataFields, type CategoryDef } from '@app/shared';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
@@ -320,6 +324,26 @@ describe('records API, every category', () => {
       [event._id],
     );
     expect(entry).toEqual({ action: 'image.delete', subject: `media:${eventImage}` });
+  });
+
+  it('takes a video file in the field image for videos, and replaces it on edit', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'records-video-'));
+    const file = path.join(dir, 'sample.mp4');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=32x32:rate=5', '-pix_fmt', 'yuv420p', file]);
+    const videos = CATEGORY_LIST.find((c) => c.slug === 'videos')!;
+    const { videoUrl: _none, ...fields } = sampleFields(videos);
+    const body = multipart(fields, [{ field: 'image', filename: 'sample.mp4', type: 'video/mp4', data: readFileSync(file) }]);
+    const created = await call(t.app, { method: 'POST', url: url('/videos'), headers: { ...owner.auth, ...body.headers }, payload: body.payload });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.videoUrl).toBeNull();
+    expect(created.body.images).toHaveLength(1);
+    expect(created.body.images[0].kind).toBe('video');
+    // An image is not a video.
+    const wrong = multipart({}, [{ field: 'image', filename: 'a.png', type: 'image/png', data: await testImage(seed++) }]);
+    const refused = await call(t.app, { method: 'PUT', url: url(`/videos/${created.body._id}/edit`), headers: { ...owner.auth, ...wrong.headers }, payload: wrong.payload });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toHaveProperty('image');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('publishes an OpenAPI document generated from the schemas', async () => {
