@@ -14,10 +14,11 @@ test.describe('frame', () => {
     await expect(page).toHaveURL(/\/about$/);
     // "About" has fewer than 5 words: shown as a heading.
     await expect(page.getByTestId('page-title')).toBeVisible();
-    // The activation title has 11 words: not shown as a heading (still in the document for screen readers).
-    await page.goto('/user/activation/not-a-real-token');
+    // "An activation link has been sent to your email" has 9 words: not shown as a heading (still in the document
+    // for screen readers).
+    await page.goto('/activation-message');
     await expect(page.getByTestId('page-title')).toHaveClass(/visually-hidden/);
-    await expect(page).toHaveTitle(/Your account has been activated/);
+    await expect(page).toHaveTitle(/An activation link has been sent to your email/);
   });
 
   test('every route of the spec renders inside the frame', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../lib/i18n';
+import { changeLanguage, LANGUAGES, type Language } from '../lib/i18n';
 
 /** Switches the interface language; the choice is remembered (lib/i18n). */
 export function LanguageSwitch() {
@@ -7,7 +7,7 @@ export function LanguageSwitch() {
   return (
     <label className="language-switch">
       <span className="visually-hidden">{t('nav.language')}</span>
-      <select value={i18n.language} onChange={(e) => void i18n.changeLanguage(e.target.value)} aria-label={t('nav.language')}>
+      <select value={i18n.language} onChange={(e) => void changeLanguage(e.target.value as Language)} aria-label={t('nav.language')}>
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} lang={l.code}>
             {l.label}

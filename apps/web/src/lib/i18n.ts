@@ -1,6 +1,5 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import am from '../locales/am.json';
 import en from '../locales/en.json';
 
 export const LANGUAGES = [
@@ -21,9 +20,27 @@ function initialLanguage(): Language {
   return 'en';
 }
 
+// English ships in the entry bundle; Amharic is loaded when chosen, so it costs nothing to visitors who never do.
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, unknown> }>> = {
+  am: () => import('../locales/am.json'),
+};
+
+async function ensureLanguage(lng: Language): Promise<void> {
+  if (lng === 'en' || i18n.hasResourceBundle(lng, 'translation')) return;
+  const bundle = await loaders[lng]();
+  i18n.addResourceBundle(lng, 'translation', bundle.default, true, true);
+}
+
+/** Loads the language's strings if needed, then switches to it (remembered). */
+export async function changeLanguage(lng: Language): Promise<void> {
+  await ensureLanguage(lng);
+  await i18n.changeLanguage(lng);
+}
+
+const startLanguage = initialLanguage();
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, am: { translation: am } },
-  lng: initialLanguage(),
+  resources: { en: { translation: en } },
+  lng: 'en',
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
@@ -43,6 +60,6 @@ i18n.on('languageChanged', (lng) => {
   // Ge'ez glyphs: load the self-hosted font only when Amharic is chosen.
   if (lng === 'am') void import('@fontsource/noto-sans-ethiopic/400.css');
 });
-if (i18n.language === 'am') void import('@fontsource/noto-sans-ethiopic/400.css');
+if (startLanguage !== 'en') void changeLanguage(startLanguage);
 
 export default i18n;
