@@ -1,3 +1,10 @@
+CREATE TABLE "record_counts" (
+	"category" text NOT NULL,
+	"visibility" text NOT NULL,
+	"n" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "record_counts_category_visibility_pk" PRIMARY KEY("category","visibility")
+);
+--> statement-breakpoint
 CREATE TABLE "records" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"category" text NOT NULL,
@@ -121,6 +128,7 @@ CREATE TABLE "campaign_messages" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"state" text NOT NULL,
 	"representative_id" uuid,
+	"representative_name" text DEFAULT '' NOT NULL,
 	"country" text NOT NULL,
 	"province" text NOT NULL,
 	"district" text NOT NULL,
@@ -152,6 +160,8 @@ CREATE TABLE "representatives" (
 	"party" text,
 	"email" text,
 	"unreachable" boolean DEFAULT false NOT NULL,
+	"note" text,
+	"corrected_at" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

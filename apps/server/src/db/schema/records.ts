@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Every category's records in one table: common columns plus the category-specific ones of the registry
@@ -59,3 +59,18 @@ export const records = pgTable(
 
 export type RecordRow = typeof records.$inferSelect;
 export type NewRecordRow = typeof records.$inferInsert;
+
+/**
+ * Live records per category, kept exact by a trigger on `records` (migration record_counts): list totals read one
+ * row instead of counting, so they stay cheap at millions of records. `visibility` is 'all' (signed-in readers) or
+ * 'public' (anonymous readers).
+ */
+export const recordCounts = pgTable(
+  'record_counts',
+  {
+    category: text('category').notNull(),
+    visibility: text('visibility').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.visibility] })],
+);

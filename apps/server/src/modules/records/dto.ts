@@ -19,7 +19,9 @@ export function toRecordDto(
 ): RecordDto {
   const category = CATEGORIES[row.category as CategorySlug];
   const images: MediaDto[] = files.map((file) => mediaService.toDto(file));
+  // A video record's card shows the poster the video job made (MediaDto.posterUrl); until then, none.
   const cover = images.find((image) => image.kind === 'image' || image.kind === 'poster');
+  const poster = images.find((image) => image.kind === 'video' && image.posterUrl)?.posterUrl;
   const dto: RecordDto = {
     _id: row.id,
     category: row.category as CategorySlug,
@@ -28,7 +30,7 @@ export function toRecordDto(
     description: row.description,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    imageUrl: cover?.imageUrl ?? '',
+    imageUrl: cover?.imageUrl ?? poster ?? '',
     images,
     approved: row.approved,
     approvedAt: row.approvedAt?.toISOString() ?? null,
