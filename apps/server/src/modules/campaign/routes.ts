@@ -119,9 +119,20 @@ export async function campaignRoutes(app: FastifyInstance) {
   app.get(`${API_BASE}/reports`, async (request, reply) => {
     const query = pageQuery.parse(request.query);
     const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
-    const { items, total } = await app.campaign.listReports(limit, query.offset ?? 0);
-    reply.header(TOTAL_COUNT_HEADER, String(total)).header('access-control-expose-headers', TOTAL_COUNT_HEADER);
-    return items;
+    // Delivered letters are public and read far more than written: served through the public response cache.
+    return app.publicCache.serve(request, reply, async () => {
+      const { items, total } = await app.campaign.listReports(limit, query.offset ?? 0);
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, max-age=0, must-revalidate',
+          [TOTAL_COUNT_HEADER.toLowerCase()]: String(total),
+          'access-control-expose-headers': TOTAL_COUNT_HEADER,
+        },
+        body: JSON.stringify(items),
+      };
+    });
   });
 
   /** What the confirmation page shows; reading never changes anything (mail scanners follow links). */

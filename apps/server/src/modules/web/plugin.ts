@@ -78,10 +78,14 @@ export default fp(
       });
     }
 
-    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-      const html = await app.renderPage(request);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
-    };
+    // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
+    // by the same writes. Page loads send no Authorization header (the token lives in local storage).
+    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) =>
+      app.publicCache.serve(request, reply, async () => ({
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+        body: await app.renderPage(request),
+      }));
 
     // Every client route: the shell. API and media paths keep their JSON 404s.
     app.setNotFoundHandler((request, reply) => {
@@ -94,5 +98,5 @@ export default fp(
     });
     app.get('/', sendShell);
   },
-  { name: 'web', dependencies: ['db'] },
+  { name: 'web', dependencies: ['db', 'public-cache'] },
 );
