@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase, type Database } from './db';
+import { startProcess } from './bootstrap';
+import type { Database } from './db';
 import { upsertSuper } from './services/accounts';
 import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
@@ -40,17 +40,7 @@ async function main() {
     console.error(`Usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`);
     process.exit(name ? 2 : 0);
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: path.join(config.dataDir, 'pglite') });
+  const { database } = await startProcess();
   try {
     process.exitCode = await command.run(args, database);
   } finally {

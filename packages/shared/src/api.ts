@@ -86,3 +86,18 @@ export interface JwtClaims {
   /** Token version: raised by a password reset or role change so older tokens stop working. */
   tv: number;
 }
+
+/** One item of the derived /images gallery (decisions §3). `_id` is the image's own id, used in /images/{id}. */
+export interface GalleryItemDto {
+  _id: string;
+  imageId: string;
+  imageUrl: string;
+  variants: ImageVariant[];
+  width: number | null;
+  height: number | null;
+  caption: string | null;
+  graphic: boolean;
+  recordId: string;
+  category: CategorySlug;
+  title: string;
+}

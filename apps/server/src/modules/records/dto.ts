@@ -1,4 +1,4 @@
-import { CATEGORIES, dataFields, type CategorySlug, type MediaDto, type RecordDto } from '@app/shared';
+import { CATEGORIES, dataFields, type CategorySlug, type GalleryItemDto, type MediaDto, type RecordDto } from '@app/shared';
 import type { MediaRow, RecordRow } from '../../db/schema';
 import type { MediaService } from '../media/service';
 
@@ -57,20 +57,7 @@ export async function toRecordDtos(
   return rows.map((row) => toRecordDto(row, files.get(row.id) ?? [], mediaService, options));
 }
 
-/** One item of the derived /images gallery. `_id` is the media id. */
-export interface GalleryItemDto {
-  _id: string;
-  imageId: string;
-  imageUrl: string;
-  variants: MediaDto['variants'];
-  width: number | null;
-  height: number | null;
-  caption: string | null;
-  graphic: boolean;
-  recordId: string;
-  category: CategorySlug;
-  title: string;
-}
+export type { GalleryItemDto };
 
 export function toGalleryItem(
   row: { media: MediaRow; record: { id: string; category: string; title: string } },

@@ -1,21 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { CategorySlug, ImageVariant } from '@app/shared';
+import type { GalleryItemDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 
 /** One image of the derived gallery (GET /images); `_id` is the image's own id, used in /images/{id}. */
-export interface GalleryItem {
-  _id: string;
-  imageId: string;
-  imageUrl: string;
-  variants: ImageVariant[];
-  width: number | null;
-  height: number | null;
-  caption: string | null;
-  graphic: boolean;
-  recordId: string;
-  category: CategorySlug;
-  title: string;
-}
+export type GalleryItem = GalleryItemDto;
 
 export const GALLERY_PAGE_SIZE = 48;
 /** The viewer looks for an image's neighbours this many at a time. */
