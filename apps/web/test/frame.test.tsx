@@ -52,3 +52,16 @@ describe('dates', () => {
     expect(am).not.toMatch(/2021/);
   });
 });
+
+describe('https redirect', () => {
+  it('sends plain http to https except on local hosts', async () => {
+    const { httpsRedirectTarget } = await import('../src/lib/https');
+    expect(httpsRedirectTarget({ protocol: 'http:', hostname: 'example.org', href: 'http://example.org/victims?page=2' })).toBe(
+      'https://example.org/victims?page=2',
+    );
+    expect(httpsRedirectTarget({ protocol: 'https:', hostname: 'example.org', href: 'https://example.org/' })).toBeNull();
+    for (const hostname of ['localhost', '127.0.0.1', 'app.localhost']) {
+      expect(httpsRedirectTarget({ protocol: 'http:', hostname, href: `http://${hostname}/` })).toBeNull();
+    }
+  });
+});
