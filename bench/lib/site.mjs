@@ -1,6 +1,7 @@
-// The site under test: the real production entry point (apps/server/src/main.ts), on its own port and data folder.
-import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+// The site under test: the production entry point (the bundle apps/server/dist/main.js, built here when missing),
+// on its own port and data folder.
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
 
@@ -10,8 +11,11 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export async function startSite({ dataDir, databaseUrl, logFile }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  if (!existsSync(path.join(ROOT, 'apps/server/dist/main.js'))) {
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  }
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    spawn(process.execPath, ['apps/server/dist/main.js'], {
       cwd: ROOT,
       env: {
         ...process.env,

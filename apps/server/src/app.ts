@@ -40,12 +40,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(servicesPlugin, { config, database: options.database, runJobs: options.runJobs ?? true });
   await app.register(errorsPlugin);
+  // Before the security plugin, so a cached answer is sent by the first hook of the request (it replays the
+  // security headers its first answer carried).
+  await app.register(publicCachePlugin);
   await app.register(securityPlugin);
   await app.register(multipart, {
     limits: { fileSize: Math.max(config.MAX_IMAGE_MB, config.MAX_VIDEO_MB), files: 50, fields: 100, fieldSize: 200_000 },
   });
   await app.register(authPlugin);
-  await app.register(publicCachePlugin);
   await app.register(mediaPlugin);
   await app.register(webPlugin, { distDir: options.webDistDir });
   await app.register(healthRoutes);

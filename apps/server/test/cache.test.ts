@@ -76,6 +76,20 @@ describe('public cache in one process', () => {
     expect(state.produced).toBe(1);
   });
 
+  it('answers a hit with the same headers as the first answer, security headers included', async () => {
+    const url = '/api/v1.0.0/__probe?headers';
+    const first = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    const hit = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+    expect(comparable(hit.headers)).toEqual(comparable(first.headers));
+    expect(hit.headers['x-content-type-options']).toBe('nosniff');
+    expect(hit.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(hit.headers['referrer-policy']).toBe('no-referrer');
+    const head = await app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.rawPayload.length).toBe(0);
+  });
+
   it('never caches signed-in reads', async () => {
     const before = state.produced;
     await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?signed', headers: { authorization: 'Bearer x' } });

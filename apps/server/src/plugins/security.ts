@@ -2,14 +2,17 @@ import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation). */
-    redis: Redis | null;
-  }
-}
+const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 
 /** Security headers, compression and rate limiting (limits are declared per route, with `config.rateLimit`). */
 export default fp(
@@ -36,11 +39,19 @@ export default fp(
       crossOriginResourcePolicy: { policy: 'cross-origin' },
       hsts: app.config.NODE_ENV === 'production',
     });
+    // JSON is never rendered as a document, so API answers carry the lean set OWASP recommends for REST services
+    // (nosniff, frame-ancestors 'none', HSTS, Referrer-Policy, CORP) instead of the page headers: fewer bytes on
+    // every answer, and fewer headers to write on the hot path of cached reads.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.url.startsWith('/api/')) {
+        for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
+        reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      }
+      done();
+    });
     await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
-    const redis = app.config.REDIS_URL ? new Redis(app.config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
-    app.decorate('redis', redis);
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    const redis = app.redis;
     await app.register(rateLimit, {
       global: false,
       ...(redis ? { redis, nameSpace: 'rl:' } : {}),

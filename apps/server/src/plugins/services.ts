@@ -1,5 +1,6 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
@@ -14,6 +15,8 @@ declare module 'fastify' {
     audit: AuditService;
     mail: MailService;
     jobs: JobQueue;
+    /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation across processes). */
+    redis: Redis | null;
   }
 }
 
@@ -33,6 +36,9 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
         log: (msg) => app.log.info(msg),
       }),
     );
+    const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+    app.decorate('redis', redis);
+    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     const jobs = new JobQueue(database.db, { log: app.log });
     app.decorate('jobs', jobs);
     // Job handlers are registered by the area plugins; the loop starts once they are all loaded.

@@ -21,6 +21,8 @@ declare module 'fastify' {
 }
 
 const CHANNEL = 'public_cache_invalidate';
+/** Headers that differ per answer and are written per encoding, never copied from the first response. */
+const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
   reply.headers(entry.headers).header('etag', entry.etag).header('vary', 'Accept-Encoding, Authorization');
@@ -28,6 +30,28 @@ function send(request: FastifyRequest, reply: FastifyReply, entry: CachedRespons
   const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.status(entry.status).header('content-length', body.length).send(body);
+}
+
+/** The header lists of a stored entry, built from the headers the first answer really carried. */
+function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): NonNullable<CachedResponse['wire']> {
+  const base: string[] = [];
+  for (const [name, value] of Object.entries(sent)) {
+    if (value === undefined || PER_ANSWER.has(name.toLowerCase())) continue;
+    base.push(name, String(value));
+  }
+  base.push('etag', entry.etag, 'vary', 'Accept-Encoding, Authorization');
+  const withBody = (body: Buffer, encoding: string | null) => [
+    ...base,
+    ...(encoding ? ['content-encoding', encoding] : []),
+    'content-length',
+    String(body.length),
+  ];
+  return {
+    br: entry.br ? withBody(entry.br, 'br') : null,
+    gzip: entry.gzip ? withBody(entry.gzip, 'gzip') : null,
+    identity: withBody(entry.identity, null),
+    notModified: base,
+  };
 }
 
 /**
@@ -66,11 +90,22 @@ export default fp(
       broadcast();
     };
 
-    // Fast path: a cached anonymous read is answered before routing and validation.
-    app.addHook('onRequest', async (request, reply) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return;
+    // Fast path, the first hook of every request: a cached anonymous read is written straight to the socket with the
+    // headers its first answer carried (security headers included), before routing, validation or other hooks.
+    app.addHook('onRequest', (request, reply, done) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
       const entry = cache.get(request.url);
-      if (entry) return send(request, reply, entry);
+      if (!entry?.wire) return done();
+      reply.hijack();
+      const res = reply.raw;
+      if (request.headers['if-none-match'] === entry.etag) {
+        res.writeHead(304, entry.wire.notModified);
+        res.end();
+        return;
+      }
+      const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
+      res.writeHead(entry.status, encoding === 'br' ? entry.wire.br! : encoding === 'gzip' ? entry.wire.gzip! : entry.wire.identity);
+      res.end(request.method === 'HEAD' ? undefined : body);
     });
 
     // Any successful write to the records API may change a public response. Background jobs that change public data
@@ -86,14 +121,16 @@ export default fp(
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);
+        const sent = send(request, reply, entry);
         if (!request.headers.authorization && produced.cacheable !== false && produced.status === 200) {
+          entry.wire = wireHeaders(entry, reply.getHeaders());
           cache.set(request.url, entry, generation);
         }
-        return send(request, reply, entry);
+        return sent;
       },
       invalidate,
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses }),
     });
   },
-  { name: 'public-cache', dependencies: ['db', 'security'] },
+  { name: 'public-cache', dependencies: ['db'] },
 );

@@ -10,6 +10,11 @@ export interface CachedResponse {
   identity: Buffer;
   gzip: Buffer | null;
   br: Buffer | null;
+  /**
+   * Every response header as first sent (security headers included), flattened for `writeHead`, one list per body
+   * encoding; filled by the plugin when the entry is stored, so a hit costs no header work at all.
+   */
+  wire?: { br: string[] | null; gzip: string[] | null; identity: string[]; notModified: string[] };
 }
 
 export interface Produced {

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { campaignMessages, representatives } from '../../db/schema';
 import type { AuditService } from '../../services/audit';
+import { SHIPPED_DIRECTORY_FILE } from '../../locations';
 
 /** The directory shipped with the product (see directory/PROVENANCE.md). */
-export const SHIPPED_DIRECTORY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'directory', 'contacts.json');
+export { SHIPPED_DIRECTORY_FILE };
 
 /** The countries the campaign writes to, in form order. */
 export const CAMPAIGN_COUNTRIES = { CA: 'Canada', AU: 'Australia' } as const;

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { BrandConfig } from '@app/shared';
+import { WEB_DIST } from '../../locations';
 import { renderShell, type PageMeta } from './shell';
 
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
+export { WEB_DIST };
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
