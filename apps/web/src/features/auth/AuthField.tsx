@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { fieldAria, FormField } from '../../components/FormField';
 
 interface AuthFieldProps {
   name: string;
@@ -12,30 +13,10 @@ interface AuthFieldProps {
 /** One labelled input of an account form, with its hint and the server's error tied to it for screen readers. */
 export function AuthField({ name, label, type = 'text', autoComplete, hint, error }: AuthFieldProps) {
   const id = `account-${name}`;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
   return (
-    <div className="form-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        aria-invalid={error ? true : undefined}
-      />
-      {hint ? (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FormField id={id} label={label} hint={hint} error={error}>
+      <input name={name} type={type} autoComplete={autoComplete} {...fieldAria(id, { hint, error })} />
+    </FormField>
   );
 }
 

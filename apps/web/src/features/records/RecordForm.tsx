@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
 import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
+import { fieldAria, FormField } from '../../components/FormField';
 
 export interface RecordFormProps {
   category: CategoryDef;
@@ -93,7 +94,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
         </div>
       ) : null}
       {category.fields.map((field) => (
-        <FormField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
+        <RegistryField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
       ))}
       {progress !== null ? (
         <div className="upload-progress">
@@ -111,13 +112,11 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   );
 }
 
-function FormField({ field, idPrefix, record, error }: { field: FieldDef; idPrefix: string; record?: RecordDto; error?: string }) {
+function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; idPrefix: string; record?: RecordDto; error?: string }) {
   const { t } = useTranslation();
   const id = `${idPrefix}-${field.name}`;
-  const hintId = field.hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined };
+  const hint = field.hint ? t(field.hint) : undefined;
+  const common = fieldAria(id, { hint, error });
   const stored = record?.[field.name];
   const text = typeof stored === 'string' || typeof stored === 'number' ? String(stored) : '';
 
@@ -145,20 +144,9 @@ function FormField({ field, idPrefix, record, error }: { field: FieldDef; idPref
   }
 
   return (
-    <div className="form-field">
-      <label htmlFor={id}>{t(field.label)}</label>
+    <FormField id={id} label={t(field.label)} hint={hint} error={error}>
       {input}
-      {field.hint ? (
-        <p className="field-hint" id={hintId}>
-          {t(field.hint)}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </FormField>
   );
 }
 
