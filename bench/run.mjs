@@ -24,6 +24,7 @@ if (opts.help) {
                             a database bench_<timestamp> is created next to it and dropped at the end)
   --http-at=largest|all     sizes the wrk runs use (default: largest)
   --duration=10             seconds per wrk run (-t1 -c32 unless --connections=N)
+  --rounds=3                cached-read runs alternate site and nginx this many times; the median round is shown
   --runs=30                 requests/queries per latency series (each series also stops after ~4 s)
   --no-build                use the existing apps/web/dist instead of running npm run build
   --max-minutes=30          stop everything after this long
@@ -100,14 +101,23 @@ async function main() {
           const deepOffset = Math.max(0, Math.min(50_000, Math.floor((victims - 50) / 50) * 50));
           sql = await dbTask({ action: 'time', size, pgliteDir, databaseUrl, runs: opts.runs, deepOffset });
         }
-        const site = await startSite({ dataDir: path.join(work, 'data'), databaseUrl, logFile: path.join(work, 'site.log') });
-        try {
-          if (sql) results.queries[size] = await runQueries({ site, sql, runs: opts.runs });
-          if (doHttp && httpSizes.includes(size)) {
-            results.http[size] = await runHttp({ site, work, durationS: opts.duration, connections: opts.connections });
+        const siteOptions = { dataDir: path.join(work, 'data'), databaseUrl, logFile: path.join(work, 'site.log') };
+        if (sql) {
+          const site = await startSite(siteOptions);
+          try {
+            results.queries[size] = await runQueries({ site, sql, runs: opts.runs });
+          } finally {
+            await site.stop();
           }
-        } finally {
-          await site.stop();
+        }
+        if (doHttp && httpSizes.includes(size)) {
+          // A site of its own, so its memory figures are those of serving reads, not of the query series before.
+          const site = await startSite(siteOptions);
+          try {
+            results.http[size] = await runHttp({ site, work, durationS: opts.duration, connections: opts.connections, rounds: opts.rounds });
+          } finally {
+            await site.stop();
+          }
         }
       }
       if (opts.only.includes('queries')) printGrowth();

@@ -17,6 +17,7 @@ export function parseArgs(argv) {
     httpAt: 'largest',
     duration: 10,
     connections: 32,
+    rounds: 3,
     runs: 30,
     build: true,
     maxMinutes: 30,
@@ -49,6 +50,9 @@ export function parseArgs(argv) {
         break;
       case 'connections':
         opts.connections = Math.round(positiveNumber(key, value));
+        break;
+      case 'rounds':
+        opts.rounds = Math.round(positiveNumber(key, value));
         break;
       case 'runs':
         opts.runs = Math.round(positiveNumber(key, value));

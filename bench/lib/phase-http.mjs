@@ -19,7 +19,13 @@ async function gzipBytesOf(url) {
   return { gz: encoding === 'gzip' ? res.body : gzipSync(res.body), encoding, etag: res.headers.etag ?? null, cacheControl: res.headers['cache-control'] ?? null };
 }
 
-export async function runHttp({ site, work, durationS, connections }) {
+/** The round with the median requests/s (the middle one of an odd count, the lower middle of an even one). */
+function medianRound(rounds) {
+  const sorted = [...rounds].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)], roundsRequestsPerSec: rounds.map((r) => r.requestsPerSec) };
+}
+
+export async function runHttp({ site, work, durationS, connections, rounds = 3 }) {
   const listPath = `${API}/victims?limit=50`;
   const list = await gzipBytesOf(`${site.url}${listPath}`);
   const firstId = JSON.parse(gunzipSync(list.gz).toString('utf8'))[0]?._id;
@@ -34,28 +40,37 @@ export async function runHttp({ site, work, durationS, connections }) {
   const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz } });
   const rows = [];
   const runs = {};
+  const wrk = (url, uniquePaths) => runWrk({ url, durationS, connections, uniquePaths, scriptFile: path.join(work, 'unique.lua') });
   try {
     const check = await get(`${nginx.url}/list.json`);
     if (check.headers['content-encoding'] !== 'gzip' || !check.body.equals(list.gz)) notes.push('nginx did not send the stored gzip bytes unchanged');
-    const cases = [
-      ['list page 1', 'site (cached)', `${site.url}${listPath}`, false, site.pid],
-      ['list page 1', 'site (uncached)', `${site.url}${listPath}`, true, site.pid],
-      ['list page 1', 'nginx gzip_static', `${nginx.url}/list.json`, false, null],
-      ['detail', 'site (cached)', `${site.url}${detailPath}`, false, site.pid],
-      ['detail', 'site (uncached)', `${site.url}${detailPath}`, true, site.pid],
-      ['detail', 'nginx gzip_static', `${nginx.url}/detail.json`, false, null],
+    const targets = [
+      ['list page 1', `${site.url}${listPath}`, `${nginx.url}/list.json`],
+      ['detail', `${site.url}${detailPath}`, `${nginx.url}/detail.json`],
     ];
-    for (const [target, server, url, uniquePaths, pid] of cases) {
-      if (pid) resetPeakRss(pid);
-      const result = await runWrk({ url, durationS, connections, uniquePaths, scriptFile: path.join(work, 'unique.lua') });
-      const peak = pid ? peakRss(pid) : null;
-      delete result.raw;
-      runs[`${target} | ${server}`] = { ...result, peakRssBytes: peak, rssAfterBytes: pid ? currentRss(pid) : null };
-      process.stdout.write(`  ${target}, ${server}: ${fmt.n(result.requestsPerSec)} req/s\n`);
+    // The machine is shared: site and nginx take turns, several rounds, so a burst of other work hits both alike.
+    // Cached reads first, so the site's peak memory for them is not that of the uncached runs after.
+    resetPeakRss(site.pid);
+    for (const [target, siteUrl, nginxUrl] of targets) {
+      const series = { site: [], nginx: [] };
+      for (let round = 0; round < rounds; round++) {
+        series.site.push(await wrk(siteUrl, false));
+        series.nginx.push(await wrk(nginxUrl, false));
+        process.stdout.write(`  ${target}, round ${round + 1}: site (cached) ${fmt.n(series.site.at(-1).requestsPerSec)} req/s, nginx ${fmt.n(series.nginx.at(-1).requestsPerSec)} req/s\n`);
+      }
+      runs[`${target} | site (cached)`] = { ...medianRound(series.site), peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
+      runs[`${target} | nginx gzip_static`] = { ...medianRound(series.nginx), peakRssBytes: null, rssAfterBytes: null };
+    }
+    for (const [target, siteUrl] of targets) {
+      resetPeakRss(site.pid);
+      const result = await wrk(siteUrl, true);
+      runs[`${target} | site (uncached)`] = { ...result, peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
+      process.stdout.write(`  ${target}, site (uncached): ${fmt.n(result.requestsPerSec)} req/s\n`);
     }
   } finally {
     await nginx.stop();
   }
+  for (const r of Object.values(runs)) delete r.raw;
 
   for (const [key, r] of Object.entries(runs)) {
     const [target, server] = key.split(' | ');
@@ -72,7 +87,10 @@ export async function runHttp({ site, work, durationS, connections }) {
       r.ratioToNginx === null ? null : `${(r.ratioToNginx * 100).toFixed(0)} %`,
     ]);
   }
-  console.log(`\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip)`);
+  console.log(
+    `\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip); ` +
+      `cached and nginx rows: the median of ${rounds} alternating rounds; peak RSS of the cached rows: over all their rounds`,
+  );
   console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx'], rows));
   for (const note of notes) console.log(`Note: ${note}`);
   return {

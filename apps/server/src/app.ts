@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +10,7 @@ import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import mediaPlugin from './modules/media/plugin';
 import publicCachePlugin from './modules/cache/plugin';
+import { answerFromCache, ResponseCache } from './modules/cache/response-cache';
 import healthRoutes from './modules/health/plugin';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
@@ -29,7 +31,12 @@ export interface BuildOptions {
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const publicResponses = new ResponseCache(config.CACHE_MAX_MB * 1024 * 1024);
   const app = Fastify({
+    // A cached anonymous read is answered by the HTTP server itself, before Fastify builds its request and reply: the
+    // answer is already serialised, compressed and carries every header, so nothing of Fastify's is needed for it
+    // (issue 9: cached reads went from about 0.45x to 0.6x of nginx on the same bytes, `npm run bench`).
+    serverFactory: (handler) => createServer((req, res) => answerFromCache(publicResponses, req, res) || handler(req, res)),
     logger: options.logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
@@ -42,7 +49,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorsPlugin);
   // Before the security plugin, so a cached answer is sent by the first hook of the request (it replays the
   // security headers its first answer carried).
-  await app.register(publicCachePlugin);
+  await app.register(publicCachePlugin, { cache: publicResponses });
   await app.register(securityPlugin);
   await app.register(multipart, {
     limits: { fileSize: Math.max(config.MAX_IMAGE_MB, config.MAX_VIDEO_MB), files: 50, fields: 100, fieldSize: 200_000 },

@@ -11,7 +11,7 @@ import { openDatabase, type Database } from '../src/db';
 import { ResponseCache, makeEntry } from '../src/modules/cache/response-cache';
 
 /** An app with a counting public route and a write route, on `database`. */
-async function appWithProbe(database: Database, env: Record<string, string> = {}) {
+async function appWithProbe(database: Database, env: Record<string, string> = {}, beforeReady?: (app: FastifyInstance) => void) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cache-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'y'.repeat(40), ...env });
   const app = await buildApp({ config, database, runJobs: false, logger: false });
@@ -27,6 +27,7 @@ async function appWithProbe(database: Database, env: Record<string, string> = {}
     state.value = 'second';
     return { ok: true };
   });
+  beforeReady?.(app);
   await app.ready();
   return { app, state };
 }
@@ -105,6 +106,39 @@ describe('public cache in one process', () => {
     expect(write.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe' });
     expect(after.json().value).toBe('second');
+  });
+
+  it('answers a hit over real HTTP from the server itself, before Fastify, until a write clears it', async () => {
+    let reachedFastify = 0;
+    const listening = await appWithProbe(database, {}, (probe) => probe.addHook('onResponse', async () => void reachedFastify++));
+    const base = await listening.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `${base}/api/v1.0.0/__probe?front`;
+      const first = await fetch(url);
+      expect(first.status).toBe(200);
+      expect((await first.json()).value).toBe('first');
+      expect(reachedFastify).toBe(1);
+
+      const hit = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+      expect(hit.status).toBe(200);
+      expect(hit.headers.get('content-encoding')).toBe('gzip');
+      expect(hit.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(hit.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect((await hit.json()).value).toBe('first');
+      const notModified = await fetch(url, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(notModified.status).toBe(304);
+      const signedIn = await fetch(url, { headers: { authorization: 'Bearer x' } });
+      expect(signedIn.status).toBe(200);
+      expect(reachedFastify).toBe(2);
+      expect(listening.state.produced).toBe(2);
+
+      expect((await fetch(`${base}/api/v1.0.0/__probe`, { method: 'POST' })).status).toBe(200);
+      const after = await fetch(url);
+      expect((await after.json()).value).toBe('second');
+      expect(reachedFastify).toBe(4);
+    } finally {
+      await listening.app.close();
+    }
   });
 
   it('does not keep a read that raced with a write', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
@@ -36,7 +36,10 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
         log: (msg) => app.log.info(msg),
       }),
     );
-    const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+    // Loaded only when configured: the default setup needs no Redis client in memory.
+    const redis = config.REDIS_URL
+      ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
+      : null;
     app.decorate('redis', redis);
     if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     const jobs = new JobQueue(database.db, { log: app.log });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -29,18 +29,26 @@ interface MailOptions {
  * printed on the console, so a local user can activate an account without a mail server.
  */
 export class MailService {
-  private readonly transport: Transporter;
+  private transport: Promise<Transporter> | null = null;
   readonly mode: 'smtp' | 'outbox';
 
   constructor(private readonly options: MailOptions) {
     this.mode = options.smtpUrl ? 'smtp' : 'outbox';
-    this.transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  /** nodemailer is loaded with the first message rather than at start (~6 MB a reading server does not need). */
+  private openTransport(): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      this.options.smtpUrl
+        ? nodemailer.createTransport(this.options.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return this.transport;
   }
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail({ from: this.options.from, ...message });
+    const transport = await this.openTransport();
+    const info = await transport.sendMail({ from: this.options.from, ...message });
     if (this.mode === 'smtp') return { messageId: info.messageId };
     mkdirSync(this.options.outboxDir, { recursive: true });
     const file = path.join(
@@ -54,6 +62,6 @@ export class MailService {
   }
 
   close(): void {
-    this.transport.close();
+    void this.transport?.then((t) => t.close()).catch(() => {});
   }
 }

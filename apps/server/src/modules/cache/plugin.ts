@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { API_BASE } from '@app/shared';
-import { makeEntry, pickEncoding, ResponseCache, type CachedResponse, type Produced } from './response-cache';
+import { answerFromCache, makeEntry, pickEncoding, type CachedResponse, type Produced, type ResponseCache } from './response-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,9 +58,8 @@ function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): NonN
  * The cache of public responses (issue 9). Every successful write clears it before the write's response is sent
  * (an onSend hook), here and, through Redis or PostgreSQL notifications, in every other server process.
  */
-export default fp(
-  async (app) => {
-    const cache = new ResponseCache(app.config.CACHE_MAX_MB * 1024 * 1024);
+export default fp<{ cache: ResponseCache }>(
+  async (app, { cache }) => {
     const instanceId = randomUUID();
     let broadcast: () => void = () => {};
 
@@ -90,22 +89,11 @@ export default fp(
       broadcast();
     };
 
-    // Fast path, the first hook of every request: a cached anonymous read is written straight to the socket with the
-    // headers its first answer carried (security headers included), before routing, validation or other hooks.
+    // Requests that reach Fastify (app.inject, or a hit stored while the request was on its way) are answered from the
+    // cache by the first hook, before routing, validation or other hooks.
     app.addHook('onRequest', (request, reply, done) => {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
-      const entry = cache.get(request.url);
-      if (!entry?.wire) return done();
-      reply.hijack();
-      const res = reply.raw;
-      if (request.headers['if-none-match'] === entry.etag) {
-        res.writeHead(304, entry.wire.notModified);
-        res.end();
-        return;
-      }
-      const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
-      res.writeHead(entry.status, encoding === 'br' ? entry.wire.br! : encoding === 'gzip' ? entry.wire.gzip! : entry.wire.identity);
-      res.end(request.method === 'HEAD' ? undefined : body);
+      if (answerFromCache(cache, request.raw, reply.raw)) return void reply.hijack();
+      done();
     });
 
     // Any successful write to the records API may change a public response. Background jobs that change public data

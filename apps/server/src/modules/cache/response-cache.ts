@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
@@ -99,4 +100,23 @@ export class ResponseCache {
   get bytes(): number {
     return this.lru.calculatedSize ?? 0;
   }
+}
+
+/**
+ * Writes a cached anonymous read straight to the socket with the headers its first answer carried (security headers
+ * included). True when it answered; false when the request is not a cached anonymous GET or HEAD.
+ */
+export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization || !req.url) return false;
+  const entry = cache.get(req.url);
+  if (!entry?.wire) return false;
+  if (req.headers['if-none-match'] === entry.etag) {
+    res.writeHead(304, entry.wire.notModified);
+    res.end();
+    return true;
+  }
+  const { body, encoding } = pickEncoding(entry, req.headers['accept-encoding']);
+  res.writeHead(entry.status, encoding === 'br' ? entry.wire.br! : encoding === 'gzip' ? entry.wire.gzip! : entry.wire.identity);
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }

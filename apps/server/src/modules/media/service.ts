@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { fileTypeFromBuffer } from 'file-type';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
 import type { Db } from '../../db';
 import { media, type MediaRow } from '../../db/schema';
@@ -152,6 +151,8 @@ export class MediaService {
     };
     const limitOf = (t: AcceptedType) => (t.kind === 'image' ? this.maxImageBytes : this.maxVideoBytes);
     const identify = async (bytes: Buffer) => {
+      // Loaded with the first upload, not at start.
+      const { fileTypeFromBuffer } = await import('file-type');
       const detected = await fileTypeFromBuffer(bytes);
       const accepted = detected ? ACCEPTED_TYPES[detected.mime] : undefined;
       if (!accepted || accepted.kind !== accept) throw notAccepted();

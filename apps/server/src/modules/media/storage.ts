@@ -1,16 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { Config } from '../../config';
 
 /**
@@ -91,16 +85,27 @@ export interface S3StorageOptions {
   prefix?: string;
 }
 
+const loadCommonJs = createRequire(import.meta.url);
+
+/**
+ * The AWS SDK, loaded the first time S3 storage is made: it costs 20-25 MB of memory, which the default local
+ * storage (and the memory target of issue 9) should not pay.
+ */
+function s3Sdk(): typeof S3Sdk {
+  return loadCommonJs('@aws-sdk/client-s3') as typeof S3Sdk;
+}
+
 /** S3-compatible object storage (AWS S3, MinIO, R2, Ceph...). Public files are still served through the app. */
 export class S3Storage implements Storage {
-  private readonly client: S3Client;
+  private readonly sdk = s3Sdk();
+  private readonly client: S3Sdk.S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix ?? '';
-    this.client = new S3Client({
+    this.client = new this.sdk.S3Client({
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle ?? true,
@@ -121,7 +126,7 @@ export class S3Storage implements Storage {
   async put(key: string, body: Readable | Buffer, contentType: string, size?: number): Promise<void> {
     if (!Buffer.isBuffer(body) && size === undefined) throw new Error('S3Storage.put needs the size of a stream');
     await this.client.send(
-      new PutObjectCommand({
+      new this.sdk.PutObjectCommand({
         Bucket: this.bucket,
         Key: this.key(key),
         Body: body,
@@ -133,7 +138,7 @@ export class S3Storage implements Storage {
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const out = await this.client.send(
-      new GetObjectCommand({
+      new this.sdk.GetObjectCommand({
         Bucket: this.bucket,
         Key: this.key(key),
         Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -144,16 +149,16 @@ export class S3Storage implements Storage {
 
   async size(key: string): Promise<number | null> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const out = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
       return out.ContentLength ?? 0;
     } catch (err) {
-      if (err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound')) return null;
+      if (err instanceof this.sdk.S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound')) return null;
       throw err;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
   }
 
   destroy() {

@@ -1,4 +1,5 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
+import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Password rules of NIST SP 800-63B: a minimum length and a check against passwords known from breaches, with no
@@ -8,14 +9,23 @@ export const PASSWORD_MIN_LENGTH = 10;
 /** scrypt takes any length; the cap only keeps a request from being needlessly expensive. */
 export const PASSWORD_MAX_LENGTH = 200;
 
-const commonPasswords = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+let commonPasswords: Set<string> | null = null;
+
+/** The list is read on the first password check, not at start: it holds ~10 MB a reading server does not need. */
+function isCommonPassword(lowered: string): boolean {
+  if (!commonPasswords) {
+    const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as { dictionary: typeof Dictionary };
+    commonPasswords = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  }
+  return commonPasswords.has(lowered);
+}
 
 /** Why `password` is refused, or null when it is acceptable. `personal` holds the user's e-mail and names. */
 export function passwordProblem(password: string, personal: (string | undefined)[] = []): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters`;
   if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters`;
   const lowered = password.toLowerCase();
-  if (commonPasswords.has(lowered)) return 'This password is too common; choose one that is harder to guess';
+  if (isCommonPassword(lowered)) return 'This password is too common; choose one that is harder to guess';
   if (/^(.)\1+$/.test(password)) return 'This password is too easy to guess';
   for (const value of personal) {
     const v = value?.trim().toLowerCase();
