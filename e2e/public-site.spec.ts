@@ -96,7 +96,8 @@ test.describe('public site', () => {
       await page.goto(route);
       await expect(page.getByTestId('page-title'), route).toHaveText(title(n));
       await expect(page.getByTestId('record-card').first(), route).toBeVisible();
-      await expect(page.getByTestId('record-card').first().getByRole('link', { name: /^Read more about / }), route).toHaveText('Read More');
+      const readMore = page.getByTestId('record-card').first().getByRole('link', { name: /^Read more about / });
+      await expect(readMore.locator('[aria-hidden="true"]'), route).toHaveText('Read More');
     }
   });
 

@@ -49,6 +49,7 @@ export function ResponsiveImage({
       height={image.height ?? undefined}
       alt={alt}
       loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
       decoding="async"
       className={className}
     />

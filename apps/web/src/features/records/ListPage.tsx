@@ -62,8 +62,8 @@ export default function ListPage() {
             <MassacreTable records={data.items} />
           ) : (
             <div className="card-list">
-              {data.items.map((record) => (
-                <RecordCard key={record._id} category={category} record={record} />
+              {data.items.map((record, index) => (
+                <RecordCard key={record._id} category={category} record={record} priority={index === 0} />
               ))}
             </div>
           )}
