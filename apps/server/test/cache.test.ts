@@ -116,7 +116,7 @@ describe('public cache in one process', () => {
       const url = `${base}/api/v1.0.0/__probe?front`;
       const first = await fetch(url);
       expect(first.status).toBe(200);
-      expect((await first.json()).value).toBe('first');
+      expect(((await first.json()) as { value: string }).value).toBe('first');
       expect(reachedFastify).toBe(1);
 
       const hit = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
@@ -124,7 +124,7 @@ describe('public cache in one process', () => {
       expect(hit.headers.get('content-encoding')).toBe('gzip');
       expect(hit.headers.get('x-content-type-options')).toBe('nosniff');
       expect(hit.headers.get('etag')).toBe(first.headers.get('etag'));
-      expect((await hit.json()).value).toBe('first');
+      expect(((await hit.json()) as { value: string }).value).toBe('first');
       const notModified = await fetch(url, { headers: { 'if-none-match': first.headers.get('etag')! } });
       expect(notModified.status).toBe(304);
       const signedIn = await fetch(url, { headers: { authorization: 'Bearer x' } });
@@ -134,7 +134,7 @@ describe('public cache in one process', () => {
 
       expect((await fetch(`${base}/api/v1.0.0/__probe`, { method: 'POST' })).status).toBe(200);
       const after = await fetch(url);
-      expect((await after.json()).value).toBe('second');
+      expect(((await after.json()) as { value: string }).value).toBe('second');
       expect(reachedFastify).toBe(4);
     } finally {
       await listening.app.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_SLUGS } from '@app/shared';
 import { call, createTestApp, type TestApp } from './helpers';
-import { countRecords, listQuery } from '../src/modules/records/repository';
+import { countGallery, countRecords, galleryQuery, listQuery } from '../src/modules/records/repository';
 import { recordCounts } from '../src/db/schema';
 
 const ROWS = 100_000;
@@ -96,5 +96,63 @@ describe('records list queries at 100,000 rows', () => {
     await t.database.query(`delete from records where id in (select id from records where category = 'links' limit 4)`);
     await t.database.query(`update records set title = title || ' (edited)' where id in (select id from records limit 20)`);
     expect(await counters()).toEqual(await exact());
+  });
+
+  it('reads the gallery from media_gallery_idx and keeps its counts exact through record and image changes', async () => {
+    // Test rows: one file per 20th record, every 7th a video (never in the gallery), two positions per record.
+    await t.database.query(`
+      insert into media (record_id, kind, role, position, storage_key, sha256, size, mime)
+      select id, case when n % 7 = 0 then 'video' else 'image' end, 'gallery', n % 2, 'originals/te/' || id, 'test', 1, 'image/png'
+      from (select id, row_number() over (order by created_at) as n from records) r where n % 20 = 0`);
+    await t.database.query('analyze media');
+    const galleryCategories = "('victims','massacres','displacements','orphans','missings')";
+    /** The gallery as first defined: joined to records at read time. */
+    const reference = async (includePrivate: boolean, offset: number) =>
+      (
+        await t.database.query<{ id: string }>(`
+          select m.id from media m join records r on r.id = m.record_id
+          where m.kind = 'image' and m.removed_at is null and r.deleted_at is null and r.category in ${galleryCategories}
+            ${includePrivate ? '' : 'and r.public'}
+          order by r.created_at desc, r.id desc, m.position, m.created_at, m.id limit 50 offset ${offset}`)
+      ).map((r) => r.id);
+    const exactCount = async (includePrivate: boolean) =>
+      (
+        await t.database.query<{ n: number }>(`
+          select count(*)::int as n from media m join records r on r.id = m.record_id
+          where m.kind = 'image' and m.removed_at is null and r.deleted_at is null and r.category in ${galleryCategories}
+            ${includePrivate ? '' : 'and r.public'}`)
+      )[0]!.n;
+    const check = async () => {
+      for (const includePrivate of [false, true]) {
+        expect(await countGallery(t.app.db, includePrivate)).toBe(await exactCount(includePrivate));
+        for (const offset of [0, 1000]) {
+          const rows = await galleryQuery(t.app.db, includePrivate, { limit: 50, offset, cursor: null });
+          expect(rows.map((r) => r.media.id)).toEqual(await reference(includePrivate, offset));
+        }
+      }
+    };
+
+    const plan = await explain(galleryQuery(t.app.db, false, page));
+    console.log(`gallery plan:\n${plan}`);
+    expect(plan).toMatch(/Index Scan using media_gallery_idx on media/);
+    expect(plan).not.toMatch(/Seq Scan on (media|records)/);
+    expect(await exactCount(false)).toBeGreaterThan(1000);
+    await check();
+
+    const withImages = "select record_id from media where kind = 'image' and removed_at is null";
+    await t.database.query(`update records set deleted_at = now() where id in (${withImages} limit 9)`);
+    await t.database.query(`update records set public = not public where id in (${withImages} offset 20 limit 11)`);
+    await t.database.query(`update records set deleted_at = null where id in (select id from records where deleted_at is not null limit 4)`);
+    await t.database.query(`update records set category = 'events' where id in (${withImages} offset 40 limit 6)`);
+    await t.database.query(`update records set created_at = now() + interval '1 day' where id in (${withImages} offset 60 limit 3)`);
+    await t.database.query(`update media set removed_at = now() where id in (select id from media where kind = 'image' limit 8)`);
+    await t.database.query(`update media set removed_at = null where id in (select id from media where removed_at is not null limit 2)`);
+    await t.database.query(
+      `update media set record_id = (select id from records where category = 'victims' and deleted_at is null order by created_at desc limit 1)
+       where id in (select id from media where kind = 'image' and removed_at is null offset 100 limit 2)`,
+    );
+    await t.database.query(`delete from media where id in (select id from media where kind = 'image' offset 200 limit 5)`);
+    await t.database.query(`delete from records where id in (${withImages} offset 300 limit 3)`);
+    await check();
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { records } from './records';
 
 /** One row per stored original: its hash and type, and the public copies derived from it. */
@@ -36,11 +36,35 @@ export const media = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Set when the file is taken off its record; the original stays in storage as evidence. */
     removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    // Copies of the owning record's columns, kept by triggers (drizzle/0002_gallery.sql), so the /images gallery is
+    // read from one index in its own order and counted from gallery_counts, at any number of records.
+    recordCategory: text('record_category'),
+    recordCreatedAt: timestamp('record_created_at', { withTimezone: true, mode: 'date' }),
+    /** The record exists and is not in the trash. */
+    recordLive: boolean('record_live').notNull().default(false),
+    recordPublic: boolean('record_public').notNull().default(false),
   },
   (t) => [
     index('media_record_idx').on(t.recordId, t.position).where(sql`${t.removedAt} is null`),
     index('media_sha256_idx').on(t.sha256),
+    index('media_gallery_idx')
+      .on(t.recordCreatedAt.desc(), t.recordId.desc(), t.position, t.createdAt, t.id)
+      .where(sql`${t.kind} = 'image' and ${t.removedAt} is null and ${t.recordLive}`),
   ],
+);
+
+/**
+ * Live images of live records per record category and visibility ('all', 'public'), kept exact by a trigger on media
+ * (drizzle/0002_gallery.sql): the gallery's total is a sum of a few rows.
+ */
+export const galleryCounts = pgTable(
+  'gallery_counts',
+  {
+    category: text('category').notNull(),
+    visibility: text('visibility').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.visibility] })],
 );
 
 export type MediaRow = typeof media.$inferSelect;
