@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { records } from './records';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { countsTable, records } from './records';
 
 /** One row per stored original: its hash and type, and the public copies derived from it. */
 export const media = pgTable(
@@ -57,14 +57,6 @@ export const media = pgTable(
  * Live images of live records per record category and visibility ('all', 'public'), kept exact by a trigger on media
  * (drizzle/0002_gallery.sql): the gallery's total is a sum of a few rows.
  */
-export const galleryCounts = pgTable(
-  'gallery_counts',
-  {
-    category: text('category').notNull(),
-    visibility: text('visibility').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.category, t.visibility] })],
-);
+export const galleryCounts = countsTable('gallery_counts');
 
 export type MediaRow = typeof media.$inferSelect;

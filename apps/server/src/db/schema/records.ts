@@ -65,12 +65,17 @@ export type NewRecordRow = typeof records.$inferInsert;
  * row instead of counting, so they stay cheap at millions of records. `visibility` is 'all' (signed-in readers) or
  * 'public' (anonymous readers).
  */
-export const recordCounts = pgTable(
-  'record_counts',
-  {
-    category: text('category').notNull(),
-    visibility: text('visibility').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.category, t.visibility] })],
-);
+export const recordCounts = countsTable('record_counts');
+
+/** A table of trigger-kept counts: `n` per category and visibility ('all' or 'public'). */
+export function countsTable<Name extends string>(name: Name) {
+  return pgTable(
+    name,
+    {
+      category: text('category').notNull(),
+      visibility: text('visibility').notNull(),
+      n: bigint('n', { mode: 'number' }).notNull().default(0),
+    },
+    (t) => [primaryKey({ columns: [t.category, t.visibility] })],
+  );
+}
