@@ -7,7 +7,9 @@ import { openDatabase, type Database } from './db';
  * What every entry point (server, worker, command line) does first: read the configuration, stopping with the
  * message that names the bad variable, then open the configured database with its migrations applied.
  */
-export async function startProcess(options: { poolSize?: number } = {}): Promise<{ config: Config; database: Database }> {
+export async function startProcess(
+  options: { poolSize?: number; postgresRequiredBecause?: string } = {},
+): Promise<{ config: Config; database: Database }> {
   let config: Config;
   try {
     config = loadConfig();
@@ -18,6 +20,11 @@ export async function startProcess(options: { poolSize?: number } = {}): Promise
     }
     throw err;
   }
+  // Checked before opening anything: PGlite's folder may belong to a running server, which must not be touched.
+  if (options.postgresRequiredBecause && !config.DATABASE_URL) {
+    console.error(options.postgresRequiredBecause);
+    process.exit(1);
+  }
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.dataDir, 'pglite'),
@@ -27,12 +34,12 @@ export async function startProcess(options: { poolSize?: number } = {}): Promise
 }
 
 /** SIGINT/SIGTERM close the app and the database once, then exit; a stuck close is cut off after 10 s. */
-export function closeOnSignals(app: FastifyInstance, database: Database, describe: (signal: string) => string): void {
+export function closeOnSignals(app: FastifyInstance, database: Database, whatClosingDoes: string): void {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(describe(signal));
+    app.log.info(`${signal}: ${whatClosingDoes}`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {

@@ -14,7 +14,7 @@ run(async () => {
     }
   }
   if (config.sampleData) await seedSampleContent(app);
-  closeOnSignals(app, database, (signal) => `${signal}: closing`);
+  closeOnSignals(app, database, 'closing');
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`Site on ${config.publicUrl} (database: ${database.driver}, data: ${config.dataDir})`);
 });

@@ -7,16 +7,15 @@ import { closeOnSignals, run, startProcess } from './bootstrap';
  * row lock. It builds the same app as the server so every area registers its job handlers the same way.
  */
 run(async () => {
-  const { config, database } = await startProcess({ poolSize: 4 });
-  if (!config.DATABASE_URL) {
-    // PGlite is one process's database: the server already runs the jobs itself.
-    console.error('worker: set DATABASE_URL (PostgreSQL); with the built-in database the server process runs the jobs');
-    await database.close();
-    process.exit(1);
-  }
+  // PGlite is one process's database: with it, the server runs the jobs itself.
+  const { config, database } = await startProcess({
+    poolSize: 4,
+    postgresRequiredBecause:
+      'worker: set DATABASE_URL (PostgreSQL); with the built-in database the server process runs the jobs',
+  });
   const app = await buildApp({ config, database, runJobs: true });
   await app.ready();
   app.log.info(`Worker ${process.pid} running jobs (database: ${database.driver}, storage: ${config.STORAGE})`);
   // Closing the app stops the queue after the job in progress; an interrupted one is queued again later.
-  closeOnSignals(app, database, (signal) => `${signal}: finishing the current job, then stopping`);
+  closeOnSignals(app, database, 'finishing the current job, then stopping');
 });

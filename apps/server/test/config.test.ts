@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
 
@@ -54,4 +57,15 @@ describe('configuration', () => {
   it('never turns on sample content in production', () => {
     expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org' }).sampleData).toBe(false);
   });
+
+  it('refuses to start a worker on the built-in database before opening it', () => {
+    const dir = tmp();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
+    delete env.DATABASE_URL;
+    const worker = spawnSync(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env, encoding: 'utf8' });
+    expect(worker.status).toBe(1);
+    expect(worker.stderr).toContain('set DATABASE_URL');
+    // The server's PGlite folder would be opened (and possibly damaged) by a second process.
+    expect(existsSync(path.join(dir, 'pglite'))).toBe(false);
+  }, 30_000);
 });

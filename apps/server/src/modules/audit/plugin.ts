@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import { API_BASE, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, TOTAL_COUNT_HEADER } from '@app/shared';
+import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 
 const auditQuery = z.object({
   limit: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(1, { error: 'Must be at least 1' }).optional(),
@@ -28,7 +29,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
       const query = request.query as z.infer<typeof auditQuery>;
       const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
       const { rows, total } = await app.audit.list({ limit, offset: query.offset ?? 0, recordId: query.recordId, actorId: query.actorId });
-      reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'private, no-cache');
+      reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
       return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
     },
   );
@@ -37,7 +38,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
     `${API_BASE}/audit/verify`,
     { preHandler: staffOnly, schema: { tags: ['audit'], summary: 'Re-compute the hash chain (admin, super)' } },
     async (_request, reply) => {
-      reply.header('cache-control', 'private, no-cache');
+      reply.header('cache-control', PRIVATE_CACHE_CONTROL);
       return app.audit.verify();
     },
   );

@@ -3,6 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
+/** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+/** What a signed-in reader gets: never kept by shared caches, revalidated by the browser. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+
 /** A public response kept serialised and already compressed, so a hit costs no JSON work and no compression. */
 export interface CachedResponse {
   status: number;

@@ -6,6 +6,7 @@ import { API_BASE, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, TOTAL_COUNT_HEADER } from
 import { campaignDefaults, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
+import { PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
 import { CAMPAIGN_COUNTRIES, COUNTRY_CODES, type CountryCode } from './directory';
 import { fillSiteUrl } from './letters';
 import { availability, countryCodeOf } from './service';
@@ -126,7 +127,7 @@ export async function campaignRoutes(app: FastifyInstance) {
         status: 200,
         headers: {
           'content-type': 'application/json; charset=utf-8',
-          'cache-control': 'public, max-age=0, must-revalidate',
+          'cache-control': PUBLIC_CACHE_CONTROL,
           [TOTAL_COUNT_HEADER.toLowerCase()]: String(total),
           'access-control-expose-headers': TOTAL_COUNT_HEADER,
         },

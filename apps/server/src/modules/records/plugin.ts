@@ -13,9 +13,10 @@ import {
   type CategoryDef,
 } from '@app/shared';
 import { httpError } from '../../errors';
+import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toGalleryItem, toRecordDto, toRecordDtos } from './dto';
 import { linkHeader, isUuid, pageQuerySchema, resolvePage, type PageQuery } from './paging';
-import { PRIVATE_CACHE_CONTROL, createPublicReads, type PublicReads } from './public-reads';
+import { createPublicReads, type PublicReads } from './public-reads';
 import { computeRead, type ReadResponse, type ReadTarget } from './reads';
 import { findLiveMedia, findRecord, listTrash } from './repository';
 import { RecordWrites } from './writes';

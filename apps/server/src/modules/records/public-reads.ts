@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
 import { computeRead, type ReadResponse, type ReadTarget } from './reads';
-
-/** Lists and records change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 
 export type ChangeListener = (change: { category: string | null }) => void;
 

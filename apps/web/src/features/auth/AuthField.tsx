@@ -24,15 +24,3 @@ export function EmailField({ error }: { error?: string }) {
   const { t } = useTranslation();
   return <AuthField name="email" type="email" autoComplete="email" label={t('account.email')} hint={t('hint.email')} error={error} />;
 }
-
-/** Errors not tied to one of the form's fields (rate limit, network, "activate first"). */
-export function FormAlert({ messages }: { messages: string[] }) {
-  if (messages.length === 0) return null;
-  return (
-    <div className="error-notice" role="alert">
-      {messages.map((m) => (
-        <p key={m}>{m}</p>
-      ))}
-    </div>
-  );
-}

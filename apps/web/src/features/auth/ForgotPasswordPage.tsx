@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router';
 import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { PageTitle } from '../../components/PageTitle';
-import { EmailField, FormAlert } from './AuthField';
+import { FormAlert } from '../../components/FormField';
+import { EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
 import './auth.css';
 

@@ -3,7 +3,8 @@ import { useNavigate, useParams } from 'react-router';
 import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { PageTitle } from '../../components/PageTitle';
-import { AuthField, EmailField, FormAlert } from './AuthField';
+import { FormAlert } from '../../components/FormField';
+import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
 import './auth.css';
 

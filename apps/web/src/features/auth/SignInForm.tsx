@@ -5,7 +5,8 @@ import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { session } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
-import { AuthField, EmailField, FormAlert } from './AuthField';
+import { FormAlert } from '../../components/FormField';
+import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
 import './auth.css';
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_MESSAGE_ROWS } from '@app/shared';
+import { FormAlert } from '../../components/FormField';
 import { ErrorNotice } from '../../components/Status';
 import { sendLetter, useDirectory } from './api';
 import {
@@ -111,13 +112,7 @@ export default function CampaignForm() {
       ) : (
         <form ref={formRef} className="campaign-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-busy={pending || undefined}>
           <p className="campaign-intro">{t('campaign.intro')}</p>
-          {general.length > 0 ? (
-            <div className="error-notice" role="alert">
-              {general.map((m) => (
-                <p key={m}>{m}</p>
-              ))}
-            </div>
-          ) : null}
+          <FormAlert messages={general} />
 
           <fieldset>
             <legend>{t('campaign.yourRepresentative')}</legend>

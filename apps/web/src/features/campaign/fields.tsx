@@ -1,10 +1,8 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { fieldAria, FormField } from '../../components/FormField';
 
-/**
- * Labelled controls of the campaign form. Each ties its hint and the server's error to the control
- * (aria-describedby, aria-invalid) so screen readers say why a field was refused.
- */
-interface FieldFrame {
+/** Labelled controls of the campaign form, named `campaign-<name>` so the server's field errors find them. */
+interface CampaignFieldProps {
   name: string;
   label: string;
   hint?: ReactNode;
@@ -12,38 +10,15 @@ interface FieldFrame {
 }
 
 const fieldId = (name: string) => `campaign-${name}`;
-export const errorIdOf = (name: string) => `${fieldId(name)}-error`;
-
-function describedBy(name: string, hint: ReactNode, error: string | undefined, extra?: string) {
-  return [hint ? `${fieldId(name)}-hint` : null, error ? errorIdOf(name) : null, extra].filter(Boolean).join(' ') || undefined;
-}
-
-function Frame({ name, label, hint, error, children }: FieldFrame & { children: ReactNode }) {
-  return (
-    <div className="form-field">
-      <label htmlFor={fieldId(name)}>{label}</label>
-      {children}
-      {hint ? (
-        <div className="field-hint" id={`${fieldId(name)}-hint`}>
-          {hint}
-        </div>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={errorIdOf(name)}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 type Without<T> = Omit<T, 'id' | 'name'>;
 
-export function TextField({ name, label, hint, error, ...input }: FieldFrame & Without<InputHTMLAttributes<HTMLInputElement>>) {
+export function TextField({ name, label, hint, error, ...input }: CampaignFieldProps & Without<InputHTMLAttributes<HTMLInputElement>>) {
+  const id = fieldId(name);
   return (
-    <Frame name={name} label={label} hint={hint} error={error}>
-      <input id={fieldId(name)} name={name} aria-describedby={describedBy(name, hint, error)} aria-invalid={error ? true : undefined} {...input} />
-    </Frame>
+    <FormField id={id} label={label} hint={hint} error={error}>
+      <input name={name} {...fieldAria(id, { hint, error })} {...input} />
+    </FormField>
   );
 }
 
@@ -55,20 +30,22 @@ export function SelectField({
   describedByExtra,
   children,
   ...select
-}: FieldFrame & Without<SelectHTMLAttributes<HTMLSelectElement>> & { describedByExtra?: string }) {
+}: CampaignFieldProps & Without<SelectHTMLAttributes<HTMLSelectElement>> & { describedByExtra?: string }) {
+  const id = fieldId(name);
   return (
-    <Frame name={name} label={label} hint={hint} error={error}>
-      <select id={fieldId(name)} name={name} aria-describedby={describedBy(name, hint, error, describedByExtra)} aria-invalid={error ? true : undefined} {...select}>
+    <FormField id={id} label={label} hint={hint} error={error}>
+      <select name={name} {...fieldAria(id, { hint, error, alsoDescribedBy: describedByExtra })} {...select}>
         {children}
       </select>
-    </Frame>
+    </FormField>
   );
 }
 
-export function TextAreaField({ name, label, hint, error, ...textarea }: FieldFrame & Without<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+export function TextAreaField({ name, label, hint, error, ...textarea }: CampaignFieldProps & Without<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  const id = fieldId(name);
   return (
-    <Frame name={name} label={label} hint={hint} error={error}>
-      <textarea id={fieldId(name)} name={name} aria-describedby={describedBy(name, hint, error)} aria-invalid={error ? true : undefined} {...textarea} />
-    </Frame>
+    <FormField id={id} label={label} hint={hint} error={error}>
+      <textarea name={name} {...fieldAria(id, { hint, error })} {...textarea} />
+    </FormField>
   );
 }

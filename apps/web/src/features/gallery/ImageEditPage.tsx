@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '@app/shared';
 import { ApiError, request, upload } from '../../lib/api';
+import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
 
@@ -63,36 +64,13 @@ export default function ImageEditPage() {
       <PageTitle title={t('editor.editImage')} />
       <img src={image.data.imageUrl} alt={image.data.caption ?? image.data.title} className="image-edit-preview" style={{ maxWidth: 320 }} />
       <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} style={{ display: 'flex', flexDirection: 'column', gap: '1rem' }}>
-        {general.length > 0 ? (
-          <div className="error-notice" role="alert">
-            {general.map(([k, m]) => (
-              <p key={k}>{t('editor.saveFailed', { message: m })}</p>
-            ))}
-          </div>
-        ) : null}
-        <div className="form-field">
-          <label htmlFor="image-caption">{t('editor.caption')}</label>
-          <input
-            id="image-caption"
-            name="caption"
-            defaultValue={image.data.caption ?? ''}
-            aria-invalid={errors.caption ? true : undefined}
-            aria-describedby={errors.caption ? 'image-caption-error' : undefined}
-          />
-          {errors.caption ? <p className="field-error" id="image-caption-error">{errors.caption}</p> : null}
-        </div>
-        <div className="form-field">
-          <label htmlFor="image-file">{t('editor.replaceImage')}</label>
-          <input
-            id="image-file"
-            name="image"
-            type="file"
-            accept="image/*"
-            aria-invalid={errors.image ? true : undefined}
-            aria-describedby={errors.image ? 'image-file-error' : undefined}
-          />
-          {errors.image ? <p className="field-error" id="image-file-error">{errors.image}</p> : null}
-        </div>
+        <FormAlert messages={general.map(([, m]) => t('editor.saveFailed', { message: m }))} />
+        <FormField id="image-caption" label={t('editor.caption')} error={errors.caption}>
+          <input name="caption" defaultValue={image.data.caption ?? ''} {...fieldAria('image-caption', { error: errors.caption })} />
+        </FormField>
+        <FormField id="image-file" label={t('editor.replaceImage')} error={errors.image}>
+          <input name="image" type="file" accept="image/*" {...fieldAria('image-file', { error: errors.image })} />
+        </FormField>
         {progress !== null ? (
           <div>
             <label htmlFor="image-progress">{t('editor.uploadProgress')}</label> <progress id="image-progress" max={100} value={progress} /> {progress}%

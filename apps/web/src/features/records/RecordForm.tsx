@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { DESCRIPTION_COLS, DESCRIPTION_ROWS, type CategoryDef, type FieldDef, type RecordDto } from '@app/shared';
 import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
+import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
-import { fieldAria, FormField } from '../../components/FormField';
 
 export interface RecordFormProps {
   category: CategoryDef;
@@ -86,13 +86,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
 
   return (
     <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} encType="multipart/form-data" aria-busy={pending}>
-      {general.length > 0 ? (
-        <div className="error-notice" role="alert">
-          {general.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      ) : null}
+      <FormAlert messages={general} />
       {category.fields.map((field) => (
         <RegistryField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
       ))}
