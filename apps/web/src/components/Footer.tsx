@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { brand } from '../lib/brand';
 
 /** Contact e-mail, copyright with the current year, back-to-top arrow, social link (spec §2 Footer). */

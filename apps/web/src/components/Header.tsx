@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Link, NavLink, useLocation } from 'react-router';
 import { can, paths } from '@app/shared';
 import { brand } from '../lib/brand';

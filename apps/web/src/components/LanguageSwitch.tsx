@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { changeLanguage, LANGUAGES, type Language } from '../lib/i18n';
 
 /** Switches the interface language; the choice is remembered (lib/i18n). */

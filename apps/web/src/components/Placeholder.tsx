@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { PageTitle } from './PageTitle';
 
 /** A route whose screen is not built yet: the frame and title are real. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 
 /** "Loading..." while data is pending (spec §8), announced to screen readers. */
 export function Loading({ label }: { label?: string }) {

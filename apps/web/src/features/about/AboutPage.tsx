@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Markdown } from '../../components/Markdown';
 import { PageTitle } from '../../components/PageTitle';
 import aboutAm from '../../content/about.am.md?raw';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { PageTitle } from '../../components/PageTitle';
 
 /** A signed-in user without the role sees this instead of an empty screen (the server refuses the calls anyway). */

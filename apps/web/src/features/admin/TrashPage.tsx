@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { CATEGORIES, can, type RecordDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { ROLES, USERS_API_BASE, can, type Role } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';

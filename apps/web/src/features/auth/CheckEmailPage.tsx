@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { PageTitle } from '../../components/PageTitle';
 
 /** /check-email: shown after asking for a password reset. */

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { PICKER_CATEGORIES, type CategoryDef } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import './dashboard.css';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 /** The outcome of an owner action, announced: a confirmation, or what failed and why (decisions §2: no silent failure). */
 export type Feedback = { kind: 'ok'; text: string } | { kind: 'error'; text: string } | null;

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { CategoryDef } from '@app/shared';
 import { useCreateRecord } from './mutations';
 import { RecordForm } from './RecordForm';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { CategoryDef, RecordDto } from '@app/shared';
 
 /** "Confirmed" with a check, or "Not Confirmed" in red, for categories that are approved (decisions §3). */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Navigate, useParams } from 'react-router';
 import { dataFields, paths, type CategoryDef, type RecordDto } from '@app/shared';
 import { Markdown } from '../../components/Markdown';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { FieldDef, RecordDto } from '@app/shared';
 import { formatDate, formatDateTime } from '../../lib/dates';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { can, type RecordDto } from '@app/shared';
 import { useSession } from '../../lib/session';
 import { ActionFeedback, useFailureText, type Feedback } from './ActionFeedback';

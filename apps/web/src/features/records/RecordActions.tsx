@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CATEGORIES, can, paths, type RecordDto } from '@app/shared';
 import { useSession } from '../../lib/session';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { DESCRIPTION_COLS, DESCRIPTION_ROWS, type CategoryDef, type FieldDef, type RecordDto } from '@app/shared';
 import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';

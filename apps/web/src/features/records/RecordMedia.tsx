@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import type { CategoryDef, MediaDto, RecordDto } from '@app/shared';
 import { Carousel } from '../../components/Carousel';
 import { ResponsiveImage } from '../../components/ResponsiveImage';

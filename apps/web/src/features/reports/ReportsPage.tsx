@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { PageTitle } from '../../components/PageTitle';
 import { Pagination, usePageParam } from '../../components/Pagination';
 import { EmptyState, ErrorNotice } from '../../components/Status';
