@@ -6,7 +6,7 @@ const features = ['auth', 'records', 'home', 'about', 'gallery', 'dashboard', 'a
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/drizzle/**', 'data/**', '**/.tmp/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', '**/drizzle/**', 'data/**', '**/.tmp/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { TEST_PASSWORD, linkFromOutbox, uniqueEmail } from './editor-helpers';
 
 test.describe('accounts', () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { appReady, expect, test } from './fixtures';
 import { apiCreate, apiSignIn, createAdmin, createContributor, SUPER, sampleMp4, useToken } from './editor-helpers';
 
 /** Validation, permissions, approval, access, trash and audit as editors see them. */
@@ -67,8 +67,15 @@ test.describe('editor review screens', () => {
     await expect(page.getByRole('button', { name: 'Private: make public' })).toBeVisible();
     const visitor = await browser.newPage();
     await visitor.goto(`/events/${event._id}`);
+    await appReady(visitor);
     await expect(visitor).toHaveURL(/\/events$/);
     await visitor.close();
+    // The server renders pages as a signed-out visitor reads them: the private record is in none.
+    for (const address of ['/events', `/events/${event._id}`]) {
+      const html = await (await request.get(address)).text();
+      expect(html).toContain('id="root"><header');
+      expect(html).not.toContain('Sample event to hide (test only)');
+    }
 
     await page.goto(`/victims/${victim._id}`);
     page.once('dialog', (d) => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { PICKER_CATEGORIES, uploadFields, type CategoryDef, type FieldDef } from '../packages/shared/src/index';
 import en from '../apps/web/src/locales/en.json' with { type: 'json' };
 import { apiSignIn, createAdmin, createContributor, SUPER, samplePngs, sampleMp4, useToken } from './editor-helpers';

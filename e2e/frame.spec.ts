@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test.describe('frame', () => {
   test('header menu links, footer year and title rule', async ({ page }) => {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, navigateInApp, test, type APIRequestContext, type Page } from './fixtures';
 import sharp from 'sharp';
 
 /**
@@ -128,16 +128,45 @@ test.describe('public site', () => {
     await empty('blogs');
     await empty('victims');
     await page.route(`**${API}/images?*`, (route) => route.fulfill({ status: 200, json: [], headers: { 'X-Total-Count': '0' } }));
-    await page.goto('/events');
+    // Lists reached inside the app are fetched by the browser (a first load comes rendered by the server).
+    await page.goto('/about');
+    await navigateInApp(page, '/events');
     await expect(page.getByText('No event', { exact: true })).toBeVisible();
     await expect(page.getByTestId('page-title')).toHaveText('Events: 0');
-    await page.goto('/educations');
+    await navigateInApp(page, '/educations');
     await expect(page.getByText('No blogs found', { exact: true })).toBeVisible();
-    await page.goto('/victims');
+    await navigateInApp(page, '/victims');
     await expect(page.getByText('No data has been found', { exact: true })).toBeVisible();
-    await page.goto('/images');
+    await navigateInApp(page, '/images');
     await expect(page.getByText('No image found', { exact: true })).toBeVisible();
     await expect(page.getByTestId('page-title')).toHaveText('Images (0)');
+  });
+
+  test('lists and records arrive rendered by the server: readable without JavaScript, then taken over without a refetch', async ({ browser, page, request }) => {
+    const record = await createRecord(request, 'victims', {
+      title: 'Sample server-rendered victim (test only)',
+      description: '## Sample heading\n\nSample **bold** description, not real data.',
+    });
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const reader = await noScript.newPage();
+    await reader.goto('/victims');
+    await expect(reader.getByTestId('page-title')).toHaveText(`Victims (${await total(request, '/victims')})`);
+    await expect(reader.getByRole('link', { name: 'Sample server-rendered victim (test only)', exact: true })).toBeVisible();
+    await reader.goto(`/victims/${record._id}`);
+    await expect(reader.getByRole('heading', { name: 'Sample heading' })).toBeVisible();
+    await expect(reader.locator('strong', { hasText: 'bold' })).toBeVisible();
+    await noScript.close();
+
+    const apiCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`${API}/victims`)) apiCalls.push(r.url());
+    });
+    await page.goto('/victims');
+    // The app started from the data in the page: no second request for the same list.
+    expect(apiCalls).toEqual([]);
+    await page.getByRole('link', { name: 'Sample server-rendered victim (test only)', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/victims/${record._id}$`));
+    await expect(page.getByRole('heading', { name: 'Sample heading' })).toBeVisible();
   });
 
   test('"Loading..." while a list is pending', async ({ page }) => {
@@ -147,7 +176,8 @@ test.describe('public site', () => {
       await held;
       await route.continue();
     });
-    await page.goto('/orphans');
+    await page.goto('/about');
+    await navigateInApp(page, '/orphans');
     await expect(page.getByRole('status')).toHaveText('Loading...');
     release();
     await expect(page.getByTestId('record-card').first()).toBeVisible();

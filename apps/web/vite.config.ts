@@ -9,13 +9,19 @@ import { defineConfig } from 'vitest/config';
 const preactAliases = {
   'react-dom/test-utils': 'preact/test-utils',
   'react-dom/client': 'preact/compat/client',
+  'react-dom/server': 'preact/compat/server',
   'react-dom': 'preact/compat',
   'react/jsx-runtime': 'preact/jsx-runtime',
   'react/jsx-dev-runtime': 'preact/jsx-runtime',
   react: 'preact/compat',
 };
 
-export default defineConfig(({ command, mode }) => ({
+/**
+ * Two builds: the browser's (dist/, with a manifest naming each screen's chunks and styles) and the server's renderer
+ * of public pages (`--ssr src/entry-server.tsx`, dist-ssr/), which bundles its dependencies so it runs on the same
+ * preact/compat as the browser and its HTML is what the browser's first render produces.
+ */
+export default defineConfig(({ command, mode, isSsrBuild }) => ({
   plugins: [react()],
   resolve: {
     alias: command === 'build' && mode !== 'react' ? preactAliases : {},
@@ -24,7 +30,8 @@ export default defineConfig(({ command, mode }) => ({
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000', '/health': 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', sourcemap: false, assetsInlineLimit: 0 },
+  build: { outDir: isSsrBuild ? 'dist-ssr' : 'dist', sourcemap: false, assetsInlineLimit: 0, manifest: !isSsrBuild },
+  ssr: { noExternal: true, target: 'node' },
   test: {
     name: 'web',
     include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],

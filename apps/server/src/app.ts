@@ -22,6 +22,8 @@ export interface BuildOptions {
   runJobs?: boolean;
   /** Where the built web app is (tests pass a fixture). */
   webDistDir?: string;
+  /** The web app's server renderer (tests give their own); apps/web/dist-ssr by default. */
+  webSsrDir?: string;
   logger?: boolean | object;
 }
 
@@ -56,7 +58,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(authPlugin);
   await app.register(mediaPlugin);
-  await app.register(webPlugin, { distDir: options.webDistDir });
+  await app.register(webPlugin, { distDir: options.webDistDir, ssrDir: options.webSsrDir });
   await app.register(healthRoutes);
   for (const area of areaPlugins) await app.register(area);
   return app as unknown as FastifyInstance;

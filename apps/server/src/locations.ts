@@ -17,4 +17,6 @@ function findServerRoot(start: string): string {
 export const SERVER_ROOT = findServerRoot(path.dirname(fileURLToPath(import.meta.url)));
 export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 export const WEB_DIST = path.resolve(SERVER_ROOT, '../web/dist');
+/** The web app's renderer of public pages (`vite build --ssr`), loaded by the server when present. */
+export const WEB_SSR_DIST = path.resolve(SERVER_ROOT, '../web/dist-ssr');
 export const SHIPPED_DIRECTORY_FILE = path.join(SERVER_ROOT, 'src/modules/campaign/directory/contacts.json');

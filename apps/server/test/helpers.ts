@@ -22,7 +22,7 @@ export interface TestApp {
  * A fresh app on a fresh database: in-memory PGlite by default, or a new PostgreSQL database (dropped at the end)
  * when TEST_PG_URL is set (the CI PostgreSQL suite). Share one per test file; PGlite start-up takes seconds.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, web: { webDistDir?: string; webSsrDir?: string } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
   let dropDatabase: (() => Promise<void>) | null = null;
@@ -47,7 +47,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   } else {
     database = await openDatabase({});
   }
-  const app = await buildApp({ config, database, runJobs: false, logger: false });
+  const app = await buildApp({ config, database, runJobs: false, logger: false, ...web });
   await app.ready();
   return {
     app,

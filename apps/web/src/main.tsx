@@ -1,8 +1,11 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, createQueryClient } from './app/App';
+import { restoreState } from './app/prerendered';
+import { loadScreensFor } from './app/router';
 import { httpsRedirectTarget } from './lib/https';
-import './lib/i18n';
+import { startLanguage } from './lib/i18n';
+import { session } from './lib/session';
 import './styles.css';
 
 /** Plain http on a non-localhost origin goes to https (spec §2 Frame). */
@@ -12,10 +15,28 @@ function redirectToHttps(): boolean {
   return target !== null;
 }
 
-if (!redirectToHttps()) {
-  createRoot(document.getElementById('root')!).render(
+async function start() {
+  const container = document.getElementById('root')!;
+  const queryClient = createQueryClient();
+  const signedOut = session.get() === null;
+  // The server rendered the page, from what a signed-out visitor may read: an editor's app fetches its own data.
+  const prerendered = container.firstElementChild !== null && signedOut && restoreState(queryClient);
+  // A server-rendered page is already on screen: the first render must show the same page, so the screen's code is
+  // loaded first (its chunks are preloaded by the page).
+  await loadScreensFor(window.location.pathname).catch(() => undefined);
+  // A task of its own: the browser can answer the visitor between running the code and adopting the page.
+  if (prerendered) await new Promise((resolve) => setTimeout(resolve, 0));
+  const app = (
     <StrictMode>
-      <App />
-    </StrictMode>,
+      <App queryClient={queryClient} />
+    </StrictMode>
   );
+  // The server renders for a signed-out visitor reading English. Such a visitor's app adopts the page as it is
+  // (hydration: nothing is redrawn); for anyone else (an editor's controls and data, Amharic) the app redraws it.
+  if (prerendered && startLanguage === 'en') hydrateRoot(container, app);
+  else createRoot(container).render(app);
+  // From here the page's controls work (a server-rendered page shows them earlier); browser tests wait for it.
+  document.documentElement.dataset.app = 'ready';
 }
+
+if (!redirectToHttps()) void start();

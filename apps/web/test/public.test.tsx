@@ -53,7 +53,7 @@ describe('share links and previews', () => {
       const decoded = decodeURIComponent(href.replace(/\+/g, ' '));
       expect(decoded).toContain(url);
       expect(decoded).toContain(SHARE_TEXT);
-      expect(decoded).toContain(hashtag.slice(1));
+      expect(decoded).toContain(hashtag().slice(1));
     }
   });
 

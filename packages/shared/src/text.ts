@@ -14,3 +14,17 @@ export function markdownToPlainText(markdown: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * JSON to place inside `<script type="application/json">` in a page: record text is written by editors, so "<" (which
+ * could close the element or open a comment), ">" and "&" are escaped, as are the line separators some parsers refuse.
+ * JSON.parse reads the result back unchanged.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

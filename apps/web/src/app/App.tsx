@@ -1,23 +1,31 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router';
 import { SlotsProvider } from '../components/Slots';
 import { createRouter } from './router';
 import { slots } from './slots';
 
-export function App() {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
-      }),
-  );
-  const [router] = useState(createRouter);
+export const createQueryClient = () =>
+  new QueryClient({
+    defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+  });
+
+/** What every screen needs around it, in the browser and when the server renders a page. */
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <SlotsProvider value={slots}>
-        <RouterProvider router={router} />
-      </SlotsProvider>
+      <SlotsProvider value={slots}>{children}</SlotsProvider>
     </QueryClientProvider>
+  );
+}
+
+/** The app in the browser; `queryClient` arrives filled with the data the server rendered the page from. */
+export function App({ queryClient }: { queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  const [router] = useState(createRouter);
+  return (
+    <AppProviders queryClient={client}>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

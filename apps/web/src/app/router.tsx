@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { CATEGORY_LIST } from '@app/shared';
 import { Layout } from '../components/Layout';
 import { NotFound } from '../components/NotFound';
@@ -9,63 +9,97 @@ import { Loading } from '../components/Status';
 /**
  * Every route of the spec's route list (spec §2), code-split per screen. Features meet only here.
  * Category routes come from the registry: list at `route`, detail at `route/:id`, edit at `route/edit/:id`.
+ *
+ * Screens are named by their file (`handle.module`, the key of Vite's build manifest), so the server can link the
+ * chunks and styles of the screen it renders. Public screens (`handle.prerender`) are rendered to HTML by the
+ * server: a visitor on a slow connection reads them before any script has arrived.
  */
 type PageModule = { default: ComponentType };
+export interface RouteHandle {
+  module: string;
+  prerender: boolean;
+}
 
-const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+const screens = {
+  ...import.meta.glob<PageModule>('../features/*/*Page.tsx'),
+  ...import.meta.glob<PageModule>('./DashboardRoute.tsx'),
+};
 
-const guarded = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => {
-    const Page = (await load()).default;
-    return {
-      Component: () => (
-        <RequireAuth>
-          <Page />
-        </RequireAuth>
-      ),
-    };
-  },
-});
+/** The build manifest names a module by its path from the web app's folder: '../x/Y.tsx' here is 'src/x/Y.tsx'. */
+const manifestKey = (fileFromHere: string) => new URL(fileFromHere, 'file:///src/app/').pathname.slice(1);
 
-const listPage = () => import('../features/records/ListPage');
-const detailPage = () => import('../features/records/DetailPage');
-const editPage = () => import('../features/records/EditPage');
+function screen(file: string, options: { prerender?: boolean; guarded?: boolean } = {}): Pick<RouteObject, 'lazy' | 'handle'> {
+  const load = screens[file];
+  if (!load) throw new Error(`No screen ${file}`);
+  const handle: RouteHandle = { module: manifestKey(file), prerender: options.prerender ?? false };
+  return {
+    handle,
+    lazy: async () => {
+      const Page = (await load()).default;
+      if (!options.guarded) return { Component: Page };
+      return {
+        Component: () => (
+          <RequireAuth>
+            <Page />
+          </RequireAuth>
+        ),
+      };
+    },
+  };
+}
+
+const publicScreen = (file: string) => screen(file, { prerender: true });
+const page = (file: string) => screen(file);
+const guarded = (file: string) => screen(file, { guarded: true });
 
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     HydrateFallback: () => <Loading />,
     children: [
-      { index: true, ...page(() => import('../features/home/HomePage')) },
-      { path: 'about', ...page(() => import('../features/about/AboutPage')) },
-      { path: 'images', ...page(() => import('../features/gallery/GalleryPage')) },
-      { path: 'images/:id', ...page(() => import('../features/gallery/ImageViewerPage')) },
-      { path: 'images/edit/:id', ...guarded(() => import('../features/gallery/ImageEditPage')) },
+      { index: true, ...publicScreen('../features/home/HomePage.tsx') },
+      { path: 'about', ...publicScreen('../features/about/AboutPage.tsx') },
+      { path: 'images', ...publicScreen('../features/gallery/GalleryPage.tsx') },
+      { path: 'images/:id', ...publicScreen('../features/gallery/ImageViewerPage.tsx') },
+      { path: 'images/edit/:id', ...guarded('../features/gallery/ImageEditPage.tsx') },
       ...CATEGORY_LIST.flatMap((c): RouteObject[] => [
-        { path: c.route.slice(1), ...page(listPage) },
-        { path: `${c.route.slice(1)}/:id`, ...page(detailPage) },
+        { path: c.route.slice(1), ...publicScreen('../features/records/ListPage.tsx') },
+        { path: `${c.route.slice(1)}/:id`, ...publicScreen('../features/records/DetailPage.tsx') },
         // Every edit route is guarded (decisions §2), unlike the first build.
-        { path: `${c.route.slice(1)}/edit/:id`, ...guarded(editPage) },
+        { path: `${c.route.slice(1)}/edit/:id`, ...guarded('../features/records/EditPage.tsx') },
       ]),
-      { path: 'dashboard', ...guarded(() => import('./DashboardRoute')) },
-      { path: 'signup', ...page(() => import('../features/auth/SignUpPage')) },
-      { path: 'signin', ...page(() => import('../features/auth/SignInPage')) },
-      { path: 'forgotpassword', ...page(() => import('../features/auth/ForgotPasswordPage')) },
-      { path: 'resetpassword/:token', ...page(() => import('../features/auth/ResetPasswordPage')) },
-      { path: 'user/activation/:token', ...page(() => import('../features/auth/ActivationPage')) },
-      { path: 'activation-message', ...page(() => import('../features/auth/ActivationMessagePage')) },
-      { path: 'check-email', ...page(() => import('../features/auth/CheckEmailPage')) },
-      { path: 'logout', ...page(() => import('../features/auth/LogoutPage')) },
-      { path: 'reports', ...page(() => import('../features/reports/ReportsPage')) },
-      { path: 'campaign/confirm/:token', ...page(() => import('../features/campaign/ConfirmPage')) },
-      { path: 'admin/trash', ...guarded(() => import('../features/admin/TrashPage')) },
-      { path: 'admin/audit', ...guarded(() => import('../features/admin/AuditPage')) },
-      { path: 'admin/users', ...guarded(() => import('../features/admin/UsersPage')) },
+      { path: 'dashboard', ...guarded('./DashboardRoute.tsx') },
+      { path: 'signup', ...page('../features/auth/SignUpPage.tsx') },
+      { path: 'signin', ...page('../features/auth/SignInPage.tsx') },
+      { path: 'forgotpassword', ...page('../features/auth/ForgotPasswordPage.tsx') },
+      { path: 'resetpassword/:token', ...page('../features/auth/ResetPasswordPage.tsx') },
+      { path: 'user/activation/:token', ...page('../features/auth/ActivationPage.tsx') },
+      { path: 'activation-message', ...page('../features/auth/ActivationMessagePage.tsx') },
+      { path: 'check-email', ...page('../features/auth/CheckEmailPage.tsx') },
+      { path: 'logout', ...page('../features/auth/LogoutPage.tsx') },
+      { path: 'reports', ...publicScreen('../features/reports/ReportsPage.tsx') },
+      { path: 'campaign/confirm/:token', ...page('../features/campaign/ConfirmPage.tsx') },
+      { path: 'admin/trash', ...guarded('../features/admin/TrashPage.tsx') },
+      { path: 'admin/audit', ...guarded('../features/admin/AuditPage.tsx') },
+      { path: 'admin/users', ...guarded('../features/admin/UsersPage.tsx') },
       { path: '*', Component: NotFound },
     ],
   },
 ];
+
+/**
+ * Loads the screens the address needs before the first render, so the app's first render over server-rendered HTML
+ * shows the same page instead of a loading state (React Router's pattern for lazy routes and server rendering).
+ */
+export async function loadScreensFor(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+}
 
 export const createRouter = () => createBrowserRouter(routes);

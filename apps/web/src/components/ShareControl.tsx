@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { SHARE_TEXT } from '@app/shared';
 import { hashtag } from '../lib/brand';
 import { CopyButton } from './CopyButton';
@@ -6,11 +6,12 @@ import './media.css';
 
 /** The four networks of the spec, each given the page URL and the share text with the hashtag (decisions §1). */
 export function shareLinks(url: string): { network: 'facebook' | 'x' | 'telegram' | 'whatsapp'; href: string }[] {
-  const text = `${SHARE_TEXT} ${hashtag}`;
+  const tag = hashtag();
+  const text = `${SHARE_TEXT} ${tag}`;
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
   return [
-    { network: 'facebook', href: `https://www.facebook.com/sharer/sharer.php?${q({ u: url, quote: text, hashtag })}` },
-    { network: 'x', href: `https://x.com/intent/tweet?${q({ url, text: SHARE_TEXT, hashtags: hashtag.slice(1) })}` },
+    { network: 'facebook', href: `https://www.facebook.com/sharer/sharer.php?${q({ u: url, quote: text, hashtag: tag })}` },
+    { network: 'x', href: `https://x.com/intent/tweet?${q({ url, text: SHARE_TEXT, hashtags: tag.slice(1) })}` },
     { network: 'telegram', href: `https://t.me/share/url?${q({ url, text })}` },
     { network: 'whatsapp', href: `https://wa.me/?${q({ text: `${text} ${url}` })}` },
   ];

@@ -23,4 +23,9 @@ function readBrand(): BrandConfig {
 }
 
 export const brand: BrandConfig = readBrand();
-export const hashtag = `#Stop${brand.hashtagWord}`;
+export const hashtag = () => `#Stop${brand.hashtagWord}`;
+
+/** The server renders pages with its own configuration (there is no page to read it from). */
+export function setBrand(config: BrandConfig): void {
+  Object.assign(brand, config);
+}

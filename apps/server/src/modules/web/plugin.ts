@@ -4,7 +4,8 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { BrandConfig } from '@app/shared';
-import { WEB_DIST } from '../../locations';
+import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
+import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
 
 export { WEB_DIST };
@@ -26,7 +27,7 @@ declare module 'fastify' {
  * other GET that is not an API call, the HTML shell with that page's metadata (client-side routes).
  */
 export default fp(
-  async (app, opts: { distDir?: string }) => {
+  async (app, opts: { distDir?: string; ssrDir?: string }) => {
     const distDir = opts.distDir ?? WEB_DIST;
     const config = app.config;
     const brand: BrandConfig = {
@@ -47,6 +48,8 @@ export default fp(
       ? readFileSync(indexFile, 'utf8')
       : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
 
+    const prerenderer = hasBuild ? createPrerenderer(app, { ssrDir: opts.ssrDir ?? WEB_SSR_DIST, distDir, brand }) : null;
+
     app.decorate('renderPage', async (request: FastifyRequest) => {
       const pathname = request.url.split('?')[0] ?? '/';
       let meta: PageMeta = {
@@ -61,7 +64,7 @@ export default fp(
           break;
         }
       }
-      return renderShell(template, meta, brand);
+      return renderShell(template, meta, brand, await prerenderer?.render(request.url));
     });
 
     if (hasBuild) {

@@ -1,4 +1,4 @@
-import type { BrandConfig } from '@app/shared';
+import { jsonForScript, type BrandConfig } from '@app/shared';
 
 export interface PageMeta {
   title: string;
@@ -13,14 +13,21 @@ export interface PageMeta {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-/** JSON that is safe inside a <script type="application/json"> block. */
-const safeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+/** A page the server rendered: its markup, the data it came from, and the app's scripts and the screen's styles. */
+export interface PrerenderedBody {
+  html: string;
+  stateScript: string;
+  /** The screen's stylesheets beyond the app's own. */
+  styles: string[];
+  /** The app's entry first, then every module the page needs (the app's and the screen's). */
+  scripts: string[];
+}
 
 /**
  * Fills the built index.html with the page's title, link-preview tags and the public brand settings, so crawlers
  * that run no JavaScript see the right preview. The template holds `<!--app-head-->` where these go.
  */
-export function renderShell(template: string, meta: PageMeta, brand: BrandConfig): string {
+export function renderShell(template: string, meta: PageMeta, brand: BrandConfig, body?: PrerenderedBody | null): string {
   const title = meta.title ? `${meta.title} | ${brand.siteName}` : brand.siteName;
   const tags = [
     `<title>${escapeHtml(title)}</title>`,
@@ -36,9 +43,23 @@ export function renderShell(template: string, meta: PageMeta, brand: BrandConfig
     `<meta name="twitter:title" content="${escapeHtml(meta.title || brand.siteName)}">`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
     meta.image ? `<meta name="twitter:image" content="${escapeHtml(meta.image)}">` : '',
-    `<script type="application/json" id="app-config">${safeJson(brand)}</script>`,
+    `<script type="application/json" id="app-config">${jsonForScript(brand)}</script>`,
   ]
     .filter(Boolean)
     .join('\n    ');
-  return template.replace(/<title>[\s\S]*?<\/title>/, '').replace('<!--app-head-->', tags);
+  const page = template.replace(/<title>[\s\S]*?<\/title>/, '').replace('<!--app-head-->', () => tags);
+  if (!body) return page;
+  // After the app's own styles, so the screen's come later in the cascade, as when the app loads them itself; they
+  // hold the first paint like the app's (no unstyled flash). The app's scripts are started by /start-app.js once
+  // the page is painted, instead of by the build's <script type="module"> and modulepreload links.
+  const head = [
+    ...body.styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`),
+    `<script type="application/json" id="app-code">${jsonForScript(body.scripts)}</script>`,
+    '<script defer src="/start-app.js"></script>',
+  ].join('\n    ');
+  return page
+    .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+    .replace('</head>', () => `  ${head}\n  </head>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${body.html}</div>${body.stateScript}`);
 }

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLayoutEffect, useState } from 'react';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
@@ -22,7 +22,10 @@ const ACCENTS = ['accent-red', 'accent-green', 'accent-gold'] as const;
 /** Home: no list is fetched here, so it renders with the app's code alone. */
 export default function HomePage() {
   const { t } = useTranslation();
-  const [accent] = useState(() => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!);
+  // Drawn after the first render, which must equal the server's page (a cached page cannot be random per visit);
+  // before the browser paints, so an app-rendered page never shows the first accent.
+  const [accent, setAccent] = useState<(typeof ACCENTS)[number]>(ACCENTS[0]);
+  useLayoutEffect(() => setAccent(ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!), []);
   return (
     <div className="home">
       <PageTitle title={t('pages.home')} className="visually-hidden" />

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { BrandConfig } from '@app/shared';
+import type { PrerenderedBody } from './shell';
+
+/** The web app's server renderer (apps/web/src/entry-server.tsx), as the server sees it. */
+type Api = (url: string, init: RequestInit) => Promise<Response>;
+interface WebRenderer {
+  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[] } | null>;
+}
+
+/** One entry of Vite's build manifest (dist/.vite/manifest.json). */
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isEntry?: boolean;
+}
+export type BuildManifest = Record<string, ManifestChunk>;
+
+/** Every chunk a module needs: its own and, transitively, those it imports statically (not the lazy ones). */
+function staticClosure(manifest: BuildManifest, keys: string[]): ManifestChunk[] {
+  const seen = new Set<string>();
+  const chunks: ManifestChunk[] = [];
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (seen.has(key) || !chunk) return;
+    seen.add(key);
+    chunks.push(chunk);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return chunks;
+}
+
+/**
+ * What a server-rendered page links: the screen's styles beyond the app's own (which index.html links), and every
+ * script the page runs, the app's entry first, so the app starts without waiting for one chunk to name the next.
+ */
+export function pageAssets(manifest: BuildManifest, modules: string[]): { styles: string[]; scripts: string[] } {
+  const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+  const app = staticClosure(manifest, entries);
+  const appStyles = new Set(app.flatMap((chunk) => chunk.css ?? []));
+  const screen = staticClosure(manifest, modules);
+  const styles = new Set(screen.flatMap((chunk) => chunk.css ?? []).filter((css) => !appStyles.has(css)));
+  const scripts = new Set([...app, ...screen].map((chunk) => chunk.file));
+  return { styles: [...styles].map((f) => `/${f}`), scripts: [...scripts].map((f) => `/${f}`) };
+}
+
+/**
+ * Renders public pages to HTML with the web app's own components, so a visitor reads the page before any script has
+ * arrived (the largest paint no longer waits for the app's code and its API call). The renderer's API calls are
+ * answered in-process, without credentials, so only what an anonymous visitor may read is ever rendered.
+ * Without a server build (tests, `npm run dev`) or when a render fails, the page is the plain shell.
+ */
+export function createPrerenderer(app: FastifyInstance, options: { ssrDir: string; distDir: string; brand: BrandConfig }) {
+  const entry = path.join(options.ssrDir, 'entry-server.js');
+  const manifestFile = path.join(options.distDir, '.vite', 'manifest.json');
+  if (!existsSync(entry) || !existsSync(manifestFile)) return null;
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+
+  // Loaded on the first page view: the renderer and its libraries cost memory only once pages are asked for.
+  let renderer: Promise<WebRenderer> | null = null;
+  const load = () => (renderer ??= import(pathToFileURL(entry).href) as Promise<WebRenderer>);
+
+  // The page's API calls, answered by this app without credentials: what an anonymous visitor may read, no more.
+  const api: Api = async (url, init) => {
+    if ((init.method ?? 'GET') !== 'GET') throw new Error(`prerender: only reads, not ${init.method} ${url}`);
+    const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+    const noBody = res.statusCode === 204 || res.statusCode === 205 || res.statusCode === 304;
+    return new Response(noBody ? null : res.rawPayload, { status: res.statusCode, headers });
+  };
+
+  return {
+    async render(url: string): Promise<PrerenderedBody | null> {
+      try {
+        const page = await (await load()).render(url, { brand: options.brand, api });
+        if (!page) return null;
+        return { html: page.html, stateScript: page.stateScript, ...pageAssets(manifest, page.modules) };
+      } catch (err) {
+        app.log.error({ err, url }, 'prerender failed: sending the page without its content');
+        return null;
+      }
+    },
+  };
+}

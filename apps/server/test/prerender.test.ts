@@ -1,0 +1,153 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, jsonForScript, type BrandConfig } from '@app/shared';
+import { pageAssets, type BuildManifest } from '../src/modules/web/prerender';
+import { renderShell } from '../src/modules/web/shell';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+
+/**
+ * Server-rendered public pages. The real renderer is the web app's build (its pages are tested in the browser
+ * suite); here a stand-in renderer with the same contract shows how the server wires it: which API answers it gets,
+ * what the page links, and that writes reach the next page view.
+ */
+
+/** A build as Vite writes it: the app's entry with a shared chunk, and a list screen with its own chunk and style. */
+const manifest: BuildManifest = {
+  'index.html': { file: 'assets/index-app.js', isEntry: true, imports: ['_vendor.js'], css: ['assets/index-app.css'] },
+  '_vendor.js': { file: 'assets/vendor.js' },
+  '_cards.js': { file: 'assets/cards.js', imports: ['_vendor.js'], css: ['assets/cards.css'] },
+  'src/features/records/ListPage.tsx': { file: 'assets/ListPage.js', imports: ['_cards.js', '_vendor.js'], css: ['assets/list.css'] },
+};
+
+const template = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Loading</title>
+    <!--app-head-->
+    <script type="module" crossorigin src="/assets/index-app.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/vendor.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-app.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+// The stand-in renderer: lists what the API gives it, fails on /events, renders nothing for other addresses.
+const renderer = `
+export async function render(url, { brand, api }) {
+  if (url.startsWith('/events')) throw new Error('renderer failure (test)');
+  if (!url.startsWith('/massacres')) return null;
+  const res = await api('${API_BASE}/massacres?limit=50', { method: 'GET' });
+  const items = await res.json();
+  const html = '<h1>' + brand.siteName + ' ' + res.headers.get('x-total-count') + '</h1><ul>' +
+    items.map((item) => '<li>' + item.title.replace(/</g, '&lt;') + '</li>').join('') + '</ul>';
+  return { html, stateScript: '<script type="application/json" id="app-state">{}</script>', modules: ['src/features/records/ListPage.tsx'] };
+}`;
+
+const brand: BrandConfig = {
+  siteName: 'Test Site',
+  hashtagWord: 'Test',
+  contactEmail: 'contact@example.org',
+  socialUrl: 'https://x.com/',
+  publicUrl: 'https://evidence.example.test',
+  relatedSites: [],
+  merchandiseUrl: '',
+};
+
+describe('what a server-rendered page links', () => {
+  it('the screen chunks and styles beyond the app entry, every script once, the entry first', () => {
+    const assets = pageAssets(manifest, ['src/features/records/ListPage.tsx']);
+    expect(assets.styles).toEqual(['/assets/list.css', '/assets/cards.css']);
+    expect(assets.scripts).toEqual(['/assets/index-app.js', '/assets/vendor.js', '/assets/ListPage.js', '/assets/cards.js']);
+  });
+
+  it('the shell puts the page in #root, its data after it, its styles after the app styles, and starts the app after painting', () => {
+    const html = renderShell(template, { title: 'Massacres', description: 'd', url: 'https://e.test/massacres' }, brand, {
+      html: '<h1>Sample</h1>',
+      stateScript: '<script type="application/json" id="app-state">{}</script>',
+      styles: ['/assets/list.css'],
+      scripts: ['/assets/index-app.js', '/assets/vendor.js'],
+    });
+    expect(html).toContain('<div id="root"><h1>Sample</h1></div><script type="application/json" id="app-state">{}</script>');
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html.indexOf('/assets/index-app.css')).toBeLessThan(html.indexOf('/assets/list.css'));
+    expect(html).toContain(`<script type="application/json" id="app-code">${jsonForScript(['/assets/index-app.js', '/assets/vendor.js'])}</script>`);
+    expect(html).toContain('<script defer src="/start-app.js"></script>');
+  });
+
+  it('a page the server does not render keeps the build as it is', () => {
+    const html = renderShell(template, { title: '', description: 'd', url: 'https://e.test/signin' }, brand, null);
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-app.js"></script>');
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('start-app.js');
+  });
+});
+
+describe('server-rendered pages', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof createUser>>;
+  const page = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  };
+  const create = async (title: string) => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: `${API_BASE}/massacres`,
+      headers: admin.auth,
+      payload: { title, description: 'Test record for the server-rendering tests, not real data.', caseNum: 'TEST-1', quantity: '2' },
+    });
+    expect(res.status).toBe(201);
+    return res.body._id as string;
+  };
+
+  beforeAll(async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'prerender-'));
+    const distDir = path.join(root, 'dist');
+    const ssrDir = path.join(root, 'dist-ssr');
+    mkdirSync(path.join(distDir, '.vite'), { recursive: true });
+    mkdirSync(ssrDir);
+    writeFileSync(path.join(distDir, 'index.html'), template);
+    writeFileSync(path.join(distDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    writeFileSync(path.join(ssrDir, 'entry-server.js'), renderer);
+    t = await createTestApp({ SITE_NAME: 'Test Site', SAMPLE_DATA: 'false' }, { webDistDir: distDir, webSsrDir: ssrDir });
+    admin = await createUser(t.app, 'admin');
+  });
+  afterAll(async () => t?.close());
+
+  it("renders a list from the anonymous API, with the page's assets", async () => {
+    await create('Sample rendered massacre A (test)');
+    const html = await page('/massacres');
+    expect(html).toContain('<div id="root"><h1>Test Site 1</h1><ul><li>Sample rendered massacre A (test)</li></ul></div>');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/list.css">');
+    expect(html).toContain('"/assets/ListPage.js"');
+  });
+
+  it('shows a create, an access change and a delete on the very next page view', async () => {
+    const id = await create('Sample rendered massacre B (test)');
+    expect(await page('/massacres')).toContain('Sample rendered massacre B (test)');
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${id}/access`, headers: admin.auth });
+    // Private now: the renderer asks as a signed-out visitor, so the record is in no page.
+    const afterPrivate = await page('/massacres');
+    expect(afterPrivate).not.toContain('Sample rendered massacre B (test)');
+    expect(afterPrivate).toContain('Sample rendered massacre A (test)');
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${id}/access`, headers: admin.auth });
+    expect(await page('/massacres')).toContain('Sample rendered massacre B (test)');
+    const removed = await call(t.app, { method: 'DELETE', url: `${API_BASE}/massacres/${id}/delete`, headers: admin.auth });
+    expect(removed.status).toBeLessThan(300);
+    expect(await page('/massacres')).not.toContain('Sample rendered massacre B (test)');
+  });
+
+  it('sends the plain shell when the renderer fails or has nothing for the address', async () => {
+    for (const url of ['/events', '/signin']) {
+      const html = await page(url);
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain('<script type="module" crossorigin src="/assets/index-app.js"></script>');
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import type { BrandConfig } from '@app/shared';
+import { AppProviders, createQueryClient } from './app/App';
+import { stateScript } from './app/prerendered';
+import { routes, type RouteHandle } from './app/router';
+import { setApiTransport } from './lib/api';
+import { setBrand } from './lib/brand';
+import './lib/i18n';
+
+/**
+ * The server's renderer of public pages (built by `vite build --ssr`, loaded by the server's web module). It renders
+ * the same components as the browser, in English and for a signed-out visitor, from the same API answers.
+ */
+export interface RenderedPage {
+  /** The markup that goes inside <div id="root">. */
+  html: string;
+  /** The data it was rendered from, as a <script> the browser app starts from. */
+  stateScript: string;
+  /** The screens' source files (keys of the build manifest), whose chunks and styles the page links. */
+  modules: string[];
+}
+
+export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
+
+const handler = createStaticHandler(routes);
+
+/**
+ * The queries a render asked for that nobody has fetched yet. A query the page turned off (`enabled: false`, e.g. the
+ * campaign directory until the form is near) stays off: the cache keeps the options of the hook that built it.
+ */
+function unfetchedQueries(queryClient: QueryClient) {
+  return queryClient
+    .getQueryCache()
+    .getAll()
+    .filter((query) => query.state.status === 'pending' && query.state.fetchStatus === 'idle' && (query.options as { enabled?: unknown }).enabled !== false);
+}
+
+/** Rounds of render-then-fetch: a screen whose second query depends on its first needs two. */
+const MAX_DATA_ROUNDS = 3;
+
+/**
+ * One process may serve several apps (the server's tests build one per test), so each render carries its own API
+ * and brand: the API through the render's async context, the brand set before each (synchronous) render pass.
+ */
+const renderApi = new AsyncLocalStorage<ApiTransport>();
+setApiTransport((url, init) => {
+  const api = renderApi.getStore();
+  if (!api) throw new Error(`server render: no API for ${url}`);
+  return api(url, init);
+});
+
+/** Renders a public page; null when the address is not one (editors' screens, sign-in...) or redirects. */
+export function render(url: string, options: { brand: BrandConfig; api: ApiTransport }): Promise<RenderedPage | null> {
+  return renderApi.run(options.api, () => renderPage(url, options.brand));
+}
+
+async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage | null> {
+  const context = await handler.query(new Request(new URL(url, 'http://localhost')));
+  if (context instanceof Response) return null;
+  const handles = context.matches.map((match) => match.route.handle as RouteHandle | undefined).filter((h): h is RouteHandle => Boolean(h));
+  const leaf = handles.at(-1);
+  if (!leaf?.prerender || context.statusCode !== 200) return null;
+
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const page = () => {
+    setBrand(brand);
+    return renderToString(
+      <AppProviders queryClient={queryClient}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppProviders>,
+    );
+  };
+
+  let html = page();
+  for (let round = 0; round < MAX_DATA_ROUNDS; round++) {
+    const waiting = unfetchedQueries(queryClient);
+    if (waiting.length === 0) break;
+    await Promise.all(waiting.map((query) => query.fetch().catch(() => undefined)));
+    html = page();
+  }
+  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module) };
+}
