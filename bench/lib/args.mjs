@@ -18,6 +18,7 @@ export function parseArgs(argv) {
     duration: 10,
     connections: 32,
     rounds: 3,
+    lighthouseRuns: 5,
     runs: 30,
     build: true,
     maxMinutes: 30,
@@ -53,6 +54,9 @@ export function parseArgs(argv) {
         break;
       case 'rounds':
         opts.rounds = Math.round(positiveNumber(key, value));
+        break;
+      case 'lighthouse-runs':
+        opts.lighthouseRuns = Math.round(positiveNumber(key, value));
         break;
       case 'runs':
         opts.runs = Math.round(positiveNumber(key, value));

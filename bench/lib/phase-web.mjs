@@ -5,7 +5,9 @@ import { startSite } from './site.mjs';
 import { fmt, table } from './stats.mjs';
 import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
 
-export async function runWeb({ work, build }) {
+const scoredRun = (run) => typeof run.performance === 'number';
+
+export async function runWeb({ work, build, lighthouseRuns = 5 }) {
   const result = { build: null, home: null, lighthouse: {} };
   if (build || !hasBuild()) {
     console.log('\nBuilding the web app (npm run build)...');
@@ -39,13 +41,24 @@ export async function runWeb({ work, build }) {
     );
 
     for (const [name, pagePath] of [['home', '/'], ['list', '/victims']]) {
-      try {
-        console.log(`Lighthouse (mobile) ${pagePath}...`);
-        result.lighthouse[name] = { path: pagePath, ...(await lighthouse(`${site.url}${pagePath}`)) };
-      } catch (err) {
-        result.lighthouse[name] = { path: pagePath, error: err.message };
-        console.log(`  failed: ${err.message}`);
+      // Pages are rendered by the server once per change and then served from its cache to every visitor: the
+      // first request, which renders, is made here, so Lighthouse measures what visitors get.
+      await fetch(`${site.url}${pagePath}`).then((res) => res.text());
+      const runs = [];
+      // A run Lighthouse itself could not score (it sometimes loses the trace's start: NO_NAVSTART) is run again.
+      for (let attempt = 1; runs.filter(scoredRun).length < lighthouseRuns && attempt <= lighthouseRuns + 2; attempt++) {
+        try {
+          console.log(`Lighthouse (mobile) ${pagePath}, run ${runs.filter(scoredRun).length + 1} of ${lighthouseRuns}...`);
+          runs.push(await lighthouse(`${site.url}${pagePath}`));
+        } catch (err) {
+          console.log(`  failed: ${err.message}`);
+        }
       }
+      const scored = runs.filter(scoredRun).sort((a, b) => a.performance - b.performance);
+      const median = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
+      result.lighthouse[name] = median
+        ? { path: pagePath, ...median, runs: runs.map((r) => ({ performance: r.performance, lcpMs: r.lcpMs, tbtMs: r.tbtMs, runtimeError: r.runtimeError })) }
+        : { path: pagePath, error: 'every Lighthouse run failed' };
     }
     const rows = Object.entries(result.lighthouse).map(([name, r]) => [
       `${name} ${r.path}`,
@@ -58,12 +71,13 @@ export async function runWeb({ work, build }) {
       fmt.n(r.tbtMs),
       r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
     ]);
-    console.log('\nLighthouse 12, mobile preset (simulated throttling), local production build');
+    console.log(`\nLighthouse 12, mobile preset (simulated throttling), local production build; median of ${lighthouseRuns} runs by performance`);
     console.log(table(['page', 'perf', 'a11y', 'best-pr', 'SEO', 'LCP ms', 'FCP ms', 'TBT ms', 'CLS'], rows));
     for (const [name, r] of Object.entries(result.lighthouse)) {
       if (r.error) console.log(`  ${name}: ${r.error}`);
       else if (r.runtimeError) console.log(`  ${name}: runtime error ${r.runtimeError}`);
       if (r.failedAudits?.length) console.log(`  ${name} failed audits: ${r.failedAudits.join(', ')}`);
+      if (r.runs?.length) console.log(`  ${name} every run (perf / LCP ms / TBT ms): ${r.runs.map((x) => `${x.performance} / ${fmt.n(x.lcpMs)} / ${fmt.n(x.tbtMs)}`).join(', ')}`);
     }
   } finally {
     await site.stop();
