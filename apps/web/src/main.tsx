@@ -2,9 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { restoreState } from './app/prerendered';
-import { loadScreensFor } from './app/router';
+import { createRouter, loadScreensFor } from './app/router';
 import { httpsRedirectTarget } from './lib/https';
 import { startLanguage } from './lib/i18n';
+import { adoptServerPage } from './lib/serverPage';
 import { session } from './lib/session';
 import './styles.css';
 
@@ -15,6 +16,8 @@ function redirectToHttps(): boolean {
   return target !== null;
 }
 
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 async function start() {
   const container = document.getElementById('root')!;
   const queryClient = createQueryClient();
@@ -24,16 +27,19 @@ async function start() {
   // A server-rendered page is already on screen: the first render must show the same page, so the screen's code is
   // loaded first (its chunks are preloaded by the page).
   await loadScreensFor(window.location.pathname).catch(() => undefined);
-  // A task of its own: the browser can answer the visitor between running the code and adopting the page.
-  if (prerendered) await new Promise((resolve) => setTimeout(resolve, 0));
+  // Starting the app over a page already on screen is split into tasks, so the browser can answer the visitor in
+  // between: running the code, making the router, adopting the page.
+  if (prerendered) await nextTask();
+  const router = createRouter();
+  if (prerendered) await nextTask();
   const app = (
     <StrictMode>
-      <App queryClient={queryClient} />
+      <App queryClient={queryClient} router={router} />
     </StrictMode>
   );
   // The server renders for a signed-out visitor reading English. Such a visitor's app adopts the page as it is
   // (hydration: nothing is redrawn); for anyone else (an editor's controls and data, Amharic) the app redraws it.
-  if (prerendered && startLanguage === 'en') hydrateRoot(container, app);
+  if (prerendered && startLanguage === 'en') adoptServerPage(() => hydrateRoot(container, app));
   else createRoot(container).render(app);
   // From here the page's controls work (a server-rendered page shows them earlier); browser tests wait for it.
   document.documentElement.dataset.app = 'ready';

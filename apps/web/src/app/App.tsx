@@ -20,9 +20,9 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
 }
 
 /** The app in the browser; `queryClient` arrives filled with the data the server rendered the page from. */
-export function App({ queryClient }: { queryClient?: QueryClient }) {
+export function App({ queryClient, router: givenRouter }: { queryClient?: QueryClient; router?: ReturnType<typeof createRouter> }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
-  const [router] = useState(createRouter);
+  const [router] = useState(() => givenRouter ?? createRouter());
   return (
     <AppProviders queryClient={client}>
       <RouterProvider router={router} />

@@ -1,9 +1,10 @@
-import { useLayoutEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { brand } from '../../lib/brand';
+import { rendersServerPage } from '../../lib/serverPage';
 import { CampaignSlot } from './CampaignSlot';
 import './home.css';
 
@@ -18,14 +19,18 @@ const TILES = [
 
 /** The purpose statement shows in one of three accent colours, chosen at random per visit (spec §1). */
 const ACCENTS = ['accent-red', 'accent-green', 'accent-gold'] as const;
+const drawAccent = () => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!;
 
 /** Home: no list is fetched here, so it renders with the app's code alone. */
 export default function HomePage() {
   const { t } = useTranslation();
-  // Drawn after the first render, which must equal the server's page (a cached page cannot be random per visit);
-  // before the browser paints, so an app-rendered page never shows the first accent.
-  const [accent, setAccent] = useState<(typeof ACCENTS)[number]>(ACCENTS[0]);
-  useLayoutEffect(() => setAccent(ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!), []);
+  // A server-rendered (and cached) page cannot be random per visit: it shows the first accent, and the visit's own is
+  // drawn once the app has taken the page over, in a later task.
+  const [drawn, setDrawn] = useState(() => (rendersServerPage() ? null : drawAccent()));
+  useEffect(() => {
+    if (drawn === null) setDrawn(drawAccent());
+  }, [drawn]);
+  const accent = drawn ?? ACCENTS[0];
   return (
     <div className="home">
       <PageTitle title={t('pages.home')} className="visually-hidden" />
