@@ -18,6 +18,7 @@ export default defineConfig({
         },
       },
       'apps/web/vite.config.ts',
+      'apps/web/vitest.preact.config.ts',
     ],
   },
 });

@@ -169,6 +169,35 @@ test.describe('public site', () => {
     await expect(page.getByRole('heading', { name: 'Sample heading' })).toBeVisible();
   });
 
+  test('taking over a server-rendered list keeps every element the server sent, and every card works after', async ({ page, request }) => {
+    for (const n of [1, 2]) {
+      await createRecord(request, 'victims', { title: `Sample adopted victim ${n} (test only)`, description: 'Sample description, not real data.' });
+    }
+    // Every element removed from the page from its first byte on: adopting the page must remove none.
+    await page.addInitScript(() => {
+      const removed: string[] = [];
+      Object.assign(window, { removedElements: removed });
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/victims');
+    const cards = page.getByTestId('record-card');
+    expect(await cards.count()).toBeGreaterThanOrEqual(5);
+    expect(await page.evaluate(() => (window as unknown as { removedElements: string[] }).removedElements)).toEqual([]);
+
+    // The cards were adopted one by one after the page; the last one's link now navigates inside the app.
+    await page.evaluate(() => Object.assign(window, { samePage: true }));
+    const last = cards.last();
+    const title = (await last.locator('.card-title').textContent()) ?? '';
+    await last.getByRole('link', { name: `Read more about ${title}` }).click();
+    await expect(page).toHaveURL(/\/victims\/[^/]+$/);
+    await expect(page.getByTestId('page-title')).toHaveText(title);
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+  });
+
   test('"Loading..." while a list is pending', async ({ page }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));

@@ -1,12 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The code is written against React's API. The production build runs it on preact/compat, React's API in about
  * 4 KB instead of react-dom's ~57 KB (brotli), which keeps the home page under its 100 KB budget on slow, expensive
  * connections. Development and unit tests use React itself; the browser suite tests the production build.
  */
-const preactAliases = {
+export const preactAliases = {
   'react-dom/test-utils': 'preact/test-utils',
   'react-dom/client': 'preact/compat/client',
   'react-dom/server': 'preact/compat/server',
@@ -35,6 +35,8 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
   test: {
     name: 'web',
     include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
+    // Behaviour that differs between the two runs on Preact alone (vitest.preact.config.ts).
+    exclude: [...configDefaults.exclude, '**/*.preact.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./test/setup.ts'],
   },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,9 @@ export async function render(url, { brand, api }) {
   return { html, stateScript: '<script type="application/json" id="app-state">{}</script>', modules: ['src/features/records/ListPage.tsx'] };
 }`;
 
+/** The web app's start script, as the stand-in build ships it (with the newline an editor leaves). */
+const startScript = "document.documentElement.dataset.started = 'yes';\n";
+
 const brand: BrandConfig = {
   siteName: 'Test Site',
   hashtagWord: 'Test',
@@ -70,20 +74,23 @@ describe('what a server-rendered page links', () => {
       stateScript: '<script type="application/json" id="app-state">{}</script>',
       styles: ['/assets/list.css'],
       scripts: ['/assets/index-app.js', '/assets/vendor.js'],
+      startScript: 'startTheApp();',
     });
     expect(html).toContain('<div id="root"><h1>Sample</h1></div><script type="application/json" id="app-state">{}</script>');
     expect(html).not.toContain('<script type="module"');
     expect(html).not.toContain('rel="modulepreload"');
     expect(html.indexOf('/assets/index-app.css')).toBeLessThan(html.indexOf('/assets/list.css'));
     expect(html).toContain(`<script type="application/json" id="app-code">${jsonForScript(['/assets/index-app.js', '/assets/vendor.js'])}</script>`);
-    expect(html).toContain('<script defer src="/start-app.js"></script>');
+    // Inline: as a file it would be one more request before the largest paint.
+    expect(html).toContain('<script>startTheApp();</script>');
+    expect(html.indexOf('id="app-code"')).toBeLessThan(html.indexOf('<script>startTheApp();</script>'));
   });
 
   it('a page the server does not render keeps the build as it is', () => {
     const html = renderShell(template, { title: '', description: 'd', url: 'https://e.test/signin' }, brand, null);
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-app.js"></script>');
     expect(html).toContain('<div id="root"></div>');
-    expect(html).not.toContain('start-app.js');
+    expect(html).not.toContain('<script>');
   });
 });
 
@@ -115,10 +122,19 @@ describe('server-rendered pages', () => {
     writeFileSync(path.join(distDir, 'index.html'), template);
     writeFileSync(path.join(distDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
     writeFileSync(path.join(ssrDir, 'entry-server.js'), renderer);
+    writeFileSync(path.join(distDir, 'start-app.js'), startScript);
     t = await createTestApp({ SITE_NAME: 'Test Site', SAMPLE_DATA: 'false' }, { webDistDir: distDir, webSsrDir: ssrDir });
     admin = await createUser(t.app, 'admin');
   });
   afterAll(async () => t?.close());
+
+  it('carries the start script inline, and the page may run exactly that inline script', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/massacres', headers: { 'accept-encoding': 'identity' } });
+    expect(res.body).toContain(`<script>${startScript.trim()}</script>`);
+    const hash = createHash('sha256').update(startScript.trim()).digest('base64');
+    const scriptSrc = /script-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1];
+    expect(scriptSrc?.split(' ')).toEqual(["'self'", `'sha256-${hash}'`]);
+  });
 
   it("renders a list from the anonymous API, with the page's assets", async () => {
     await create('Sample rendered massacre A (test)');

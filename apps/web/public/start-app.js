@@ -1,7 +1,7 @@
 // Starts the app on a page the server rendered, once the page has been painted: on a slow connection the text and
 // its styles arrive and show first, and the app's scripts (~75 KB) follow instead of competing with them.
-// The scripts are listed by the page in <script id="app-code"> (entry first); pages the server does not render
-// load the app directly.
+// The server inlines this file into the pages it renders, after <script id="app-code"> listing the scripts (entry
+// first); pages it does not render load the app directly.
 (function () {
   var list = JSON.parse(document.getElementById('app-code').textContent);
   function add(tag, attributes) {

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { restoreState } from './app/prerendered';
 import { createRouter, loadScreensFor } from './app/router';
@@ -20,6 +20,8 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function start() {
   const container = document.getElementById('root')!;
+  // Running the app's code is one task; taking the page over starts in the next.
+  if (container.firstElementChild !== null) await nextTask();
   const queryClient = createQueryClient();
   const signedOut = session.get() === null;
   // The server rendered the page, from what a signed-out visitor may read: an editor's app fetches its own data.
@@ -39,9 +41,9 @@ async function start() {
   );
   // The server renders for a signed-out visitor reading English. Such a visitor's app adopts the page as it is
   // (hydration: nothing is redrawn); for anyone else (an editor's controls and data, Amharic) the app redraws it.
-  if (prerendered && startLanguage === 'en') adoptServerPage(() => hydrateRoot(container, app));
+  if (prerendered && startLanguage === 'en') await adoptServerPage(container, app);
   else createRoot(container).render(app);
-  // From here the page's controls work (a server-rendered page shows them earlier); browser tests wait for it.
+  // From here every control of the page works (a server-rendered page shows them earlier); browser tests wait for it.
   document.documentElement.dataset.app = 'ready';
 }
 

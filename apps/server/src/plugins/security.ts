@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
@@ -14,14 +15,26 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-xss-protection',
 ];
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Lets pages run this exact inline script: its SHA-256 joins the policy's script-src, no other inline code runs. */
+    allowInlineScript: (source: string) => void;
+  }
+}
+
 /** Security headers, compression and rate limiting (limits are declared per route, with `config.rateLimit`). */
 export default fp(
   async (app) => {
+    const inlineScriptHashes: string[] = [];
+    app.decorate('allowInlineScript', (source: string) => {
+      const hash = `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;
+      if (!inlineScriptHashes.includes(hash)) inlineScriptHashes.push(hash);
+    });
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", () => inlineScriptHashes.join(' ')],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
           mediaSrc: ["'self'", 'blob:'],

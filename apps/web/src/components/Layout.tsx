@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '@app/shared';
 import { session } from '../lib/session';
+import { AdoptLater } from './AdoptLater';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
@@ -16,13 +17,18 @@ export function Layout() {
     // At start, an expired token signs the user out and goes to /signin (spec §4).
     if (session.expireIfNeeded()) navigate(paths.signin, { replace: true });
   }, [navigate]);
+  // Over a server-rendered page, the header and footer are adopted in tasks of their own (see AdoptLater).
   return (
     <>
-      <Header />
+      <AdoptLater>
+        <Header />
+      </AdoptLater>
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <Footer />
+      <AdoptLater>
+        <Footer />
+      </AdoptLater>
     </>
   );
 }

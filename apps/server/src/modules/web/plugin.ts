@@ -49,6 +49,7 @@ export default fp(
       : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
 
     const prerenderer = hasBuild ? createPrerenderer(app, { ssrDir: opts.ssrDir ?? WEB_SSR_DIST, distDir, brand }) : null;
+    if (prerenderer) app.allowInlineScript(prerenderer.startScript);
 
     app.decorate('renderPage', async (request: FastifyRequest) => {
       const pathname = request.url.split('?')[0] ?? '/';
@@ -101,5 +102,5 @@ export default fp(
     });
     app.get('/', sendShell);
   },
-  { name: 'web', dependencies: ['db', 'public-cache'] },
+  { name: 'web', dependencies: ['db', 'public-cache', 'security'] },
 );

@@ -58,8 +58,12 @@ export function pageAssets(manifest: BuildManifest, modules: string[]): { styles
 export function createPrerenderer(app: FastifyInstance, options: { ssrDir: string; distDir: string; brand: BrandConfig }) {
   const entry = path.join(options.ssrDir, 'entry-server.js');
   const manifestFile = path.join(options.distDir, '.vite', 'manifest.json');
-  if (!existsSync(entry) || !existsSync(manifestFile)) return null;
+  const startScriptFile = path.join(options.distDir, 'start-app.js');
+  if (![entry, manifestFile, startScriptFile].every((file) => existsSync(file))) return null;
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuildManifest;
+  // Inlined into every rendered page (see renderShell); closing the element early would cut the page.
+  const startScript = readFileSync(startScriptFile, 'utf8').trim();
+  if (/<\/script/i.test(startScript)) throw new Error(`${startScriptFile}: cannot be inlined, it contains "</script"`);
 
   // Loaded on the first page view: the renderer and its libraries cost memory only once pages are asked for.
   let renderer: Promise<WebRenderer> | null = null;
@@ -76,11 +80,13 @@ export function createPrerenderer(app: FastifyInstance, options: { ssrDir: strin
   };
 
   return {
+    /** The inline script every rendered page carries (the security policy must allow it). */
+    startScript,
     async render(url: string): Promise<PrerenderedBody | null> {
       try {
         const page = await (await load()).render(url, { brand: options.brand, api });
         if (!page) return null;
-        return { html: page.html, stateScript: page.stateScript, ...pageAssets(manifest, page.modules) };
+        return { html: page.html, stateScript: page.stateScript, startScript, ...pageAssets(manifest, page.modules) };
       } catch (err) {
         app.log.error({ err, url }, 'prerender failed: sending the page without its content');
         return null;

@@ -21,6 +21,8 @@ export interface PrerenderedBody {
   styles: string[];
   /** The app's entry first, then every module the page needs (the app's and the screen's). */
   scripts: string[];
+  /** The web app's start-app.js: starts those scripts once the page is painted. */
+  startScript: string;
 }
 
 /**
@@ -50,12 +52,13 @@ export function renderShell(template: string, meta: PageMeta, brand: BrandConfig
   const page = template.replace(/<title>[\s\S]*?<\/title>/, '').replace('<!--app-head-->', () => tags);
   if (!body) return page;
   // After the app's own styles, so the screen's come later in the cascade, as when the app loads them itself; they
-  // hold the first paint like the app's (no unstyled flash). The app's scripts are started by /start-app.js once
-  // the page is painted, instead of by the build's <script type="module"> and modulepreload links.
+  // hold the first paint like the app's (no unstyled flash). The app's scripts are started by the start script once
+  // the page is painted, instead of by the build's <script type="module"> and modulepreload links. That script is
+  // inline: as a file it would be one more request before the largest paint on a slow connection.
   const head = [
     ...body.styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`),
     `<script type="application/json" id="app-code">${jsonForScript(body.scripts)}</script>`,
-    '<script defer src="/start-app.js"></script>',
+    `<script>${body.startScript}</script>`,
   ].join('\n    ');
   return page
     .replace(/\s*<script type="module"[^>]*><\/script>/g, '')

@@ -19,7 +19,7 @@ import {
 } from './cascade';
 import { splitErrors } from './errors';
 import { SelectField, TextAreaField, TextField } from './fields';
-import { useWhenNear } from './useWhenNear';
+import { useWhenNear } from '../../lib/useWhenNear';
 import './campaign.css';
 
 type TextFieldName = Exclude<CampaignField, 'country' | 'province' | 'district'>;

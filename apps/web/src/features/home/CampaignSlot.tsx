@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useRef } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useWhenNear } from '../../lib/useWhenNear';
 import { useSlot } from '../../components/Slots';
 import { Loading } from '../../components/Status';
 
@@ -10,15 +11,16 @@ import { Loading } from '../../components/Status';
 export function CampaignSlot() {
   const { t } = useTranslation();
   const CampaignForm = useSlot('campaignForm');
-  // The form's code is asked for once the page is up, not while the app takes over a server-rendered page (which
-  // shows "Loading..." here, as the app's first render must too): that first render stays one short task.
-  const [started, setStarted] = useState(false);
-  useEffect(() => setStarted(true), []);
+  // The form's code is fetched and run when the visitor comes near it (or focuses it), not while the app starts: a
+  // reader who never scrolls down does not pay for it, and taking over the server-rendered page (which shows
+  // "Loading..." here, as the app's first render must too) stays short.
+  const sectionRef = useRef<HTMLElement>(null);
+  const [near, nearNow] = useWhenNear(sectionRef);
   if (!CampaignForm) return null;
   return (
-    <section className="home-campaign" aria-labelledby="home-campaign-title">
+    <section ref={sectionRef} className="home-campaign" aria-labelledby="home-campaign-title" onFocus={nearNow} onPointerEnter={nearNow}>
       <h2 id="home-campaign-title">{t('home.campaignTitle')}</h2>
-      {started ? (
+      {near ? (
         <Suspense fallback={<Loading />}>
           <CampaignForm />
         </Suspense>

@@ -1,5 +1,6 @@
 import { useTranslation } from '../../lib/i18n';
 import { useSearchParams } from 'react-router';
+import { AdoptLater } from '../../components/AdoptLater';
 import { PageTitle } from '../../components/PageTitle';
 import { Pagination, usePageParam } from '../../components/Pagination';
 import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
@@ -63,7 +64,9 @@ export default function ListPage() {
           ) : (
             <div className="card-list">
               {data.items.map((record, index) => (
-                <RecordCard key={record._id} category={category} record={record} priority={index === 0} />
+                <AdoptLater key={record._id}>
+                  <RecordCard category={category} record={record} priority={index === 0} />
+                </AdoptLater>
               ))}
             </div>
           )}

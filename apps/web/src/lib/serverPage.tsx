@@ -1,0 +1,86 @@
+import { useLayoutEffect, type ReactNode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+
+/**
+ * True while a render must produce the page exactly as the server renders it: on the server, and during the
+ * browser's first render over a server-rendered page (until that render is committed). Components that choose
+ * something per visit (the home page's accent) choose it after that render.
+ */
+let adopting = false;
+
+export const rendersServerPage = (): boolean => adopting || typeof window === 'undefined';
+
+/** Parts of the page whose adoption waits for a later task (see `laterTurn`), in page order. */
+const waitingParts: Array<() => void> = [];
+
+/** A macrotask boundary without setTimeout's 4 ms clamp after a few nested calls. */
+function nextTask(run: () => void): void {
+  if (typeof MessageChannel === 'undefined') {
+    setTimeout(run, 0);
+    return;
+  }
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    run();
+  };
+  channel.port2.postMessage(null);
+}
+
+/** Called once the last part has been adopted: a part renders in the task that releases it, so in the task after. */
+let onAllAdopted: (() => void) | null = null;
+
+function releaseOnePerTask(): void {
+  const release = waitingParts.shift();
+  if (!release) {
+    onAllAdopted?.();
+    onAllAdopted = null;
+    return;
+  }
+  release();
+  nextTask(releaseOnePerTask);
+}
+
+function finishAdoption(): void {
+  if (!adopting) return;
+  adopting = false;
+  releaseOnePerTask();
+}
+
+/** Last in the tree: its layout effect runs when the first render over the server's page is committed. */
+function AdoptionDone() {
+  useLayoutEffect(finishAdoption, []);
+  return null;
+}
+
+/**
+ * The app takes over the page the server rendered in `container` (hydration: the server's elements are kept, and
+ * given their behaviour), rather than drawing it again. Preact renders it at once, React in a task of its own.
+ * Settles once every part of the page has been adopted (React adopts its Suspense parts on its own schedule, which
+ * may end a little later).
+ */
+export function adoptServerPage(container: Element, app: ReactNode): Promise<void> {
+  const adopted = new Promise<void>((resolve) => {
+    onAllAdopted = resolve;
+  });
+  adopting = true;
+  hydrateRoot(
+    container,
+    <>
+      {app}
+      <AdoptionDone />
+    </>,
+  );
+  return adopted;
+}
+
+/**
+ * While the app adopts a server-rendered page, a promise that settles in a later task, one part per task in page
+ * order; otherwise null. A component that throws it inside <Suspense> is left as the server drew it (readable, its
+ * links plain links) and adopted when its turn comes, so adopting a long page is many short tasks instead of one long
+ * one that would leave the visitor's taps unanswered (`components/AdoptLater`).
+ */
+export function laterTurn(): Promise<void> | null {
+  if (!adopting || typeof window === 'undefined') return null;
+  return new Promise((resolve) => waitingParts.push(resolve));
+}
