@@ -19,6 +19,7 @@ export function parseArgs(argv) {
     connections: 32,
     rounds: 3,
     lighthouseRuns: 5,
+    baseline: null,
     runs: 30,
     build: true,
     maxMinutes: 30,
@@ -57,6 +58,10 @@ export function parseArgs(argv) {
         break;
       case 'lighthouse-runs':
         opts.lighthouseRuns = Math.round(positiveNumber(key, value));
+        break;
+      case 'baseline':
+        if (!value) throw new Error('--baseline needs the folder of another checkout with a build');
+        opts.baseline = value;
         break;
       case 'runs':
         opts.runs = Math.round(positiveNumber(key, value));

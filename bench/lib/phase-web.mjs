@@ -7,18 +7,63 @@ import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh 
 
 const scoredRun = (run) => typeof run.performance === 'number';
 
-export async function runWeb({ work, build, lighthouseRuns = 5 }) {
-  const result = { build: null, home: null, lighthouse: {} };
+/** The run with the median performance score, and every run's figures. */
+function medianRun(pagePath, runs) {
+  const scored = runs.filter(scoredRun).sort((a, b) => a.performance - b.performance);
+  const median = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
+  return median
+    ? { path: pagePath, ...median, runs: runs.map((r) => ({ performance: r.performance, lcpMs: r.lcpMs, tbtMs: r.tbtMs, runtimeError: r.runtimeError })) }
+    : { path: pagePath, error: 'every Lighthouse run failed' };
+}
+
+/**
+ * Lighthouse on one page of each site, `runs` scored runs each. With two sites (this build and a baseline) they take
+ * turns, starting with each in alternate rounds, so the machine's bursts of other work fall on both alike.
+ */
+async function lighthouseSeries(sites, pagePath, runs) {
+  // Pages are rendered by the server once per change and then served from its cache to every visitor: the first
+  // request, which renders, is made here, so Lighthouse measures what visitors get.
+  for (const site of sites) await fetch(`${site.url}${pagePath}`).then((res) => res.text());
+  const bySite = sites.map(() => []);
+  const attempts = sites.map(() => 0);
+  for (let round = 0; bySite.some((r) => r.filter(scoredRun).length < runs); round++) {
+    const order = sites.map((_, i) => i);
+    if (round % 2) order.reverse();
+    for (const i of order) {
+      // A run Lighthouse itself could not score (it sometimes loses the trace's start: NO_NAVSTART) is run again.
+      if (bySite[i].filter(scoredRun).length >= runs || attempts[i] >= runs + 2) continue;
+      attempts[i]++;
+      try {
+        console.log(`Lighthouse (mobile) ${sites[i].name} ${pagePath}, run ${bySite[i].filter(scoredRun).length + 1} of ${runs}...`);
+        bySite[i].push(await lighthouse(`${sites[i].url}${pagePath}`));
+      } catch (err) {
+        console.log(`  failed: ${err.message}`);
+      }
+    }
+    if (attempts.every((n, i) => n >= runs + 2 || bySite[i].filter(scoredRun).length >= runs)) break;
+  }
+  return bySite.map((r) => medianRun(pagePath, r));
+}
+
+export async function runWeb({ work, build, lighthouseRuns = 5, baseline = null }) {
+  const result = { build: null, home: null, lighthouse: {}, baseline: baseline ? { root: path.resolve(baseline), lighthouse: {} } : null };
   if (build || !hasBuild()) {
     console.log('\nBuilding the web app (npm run build)...');
     result.build = await buildWeb();
     console.log(`Built in ${result.build.seconds.toFixed(1)} s`);
   }
-  // Its own small data folder: 1,000 benchmark records, no gallery rows (their image files do not exist).
-  const dataDir = path.join(work, 'web-data');
-  await dbTask({ action: 'seed', size: 1000, pgliteDir: path.join(dataDir, 'pglite'), mediaEvery: 0 });
-  const site = await startSite({ dataDir, logFile: path.join(work, 'site-web.log') });
+  if (baseline && !hasBuild(path.join(path.resolve(baseline), 'apps/web/dist'))) {
+    throw new Error(`--baseline=${baseline}: no build there (run npm ci && npm run build in that checkout)`);
+  }
+  // Each site its own small data folder: 1,000 benchmark records, no gallery rows (their image files do not exist).
+  const sites = [];
   try {
+    for (const [name, root] of [['this build', undefined], ...(baseline ? [['baseline', path.resolve(baseline)]] : [])]) {
+      const dataDir = path.join(work, `web-data-${sites.length}`);
+      await dbTask({ action: 'seed', size: 1000, pgliteDir: path.join(dataDir, 'pglite'), mediaEvery: 0 });
+      sites.push({ name, ...(await startSite({ dataDir, root, logFile: path.join(work, `site-web-${sites.length}.log`) })) });
+    }
+    const site = sites[0];
     const fromHtml = weigh(staticHomeAssets());
     const loaded = await browserAssets(site.url, '/');
     const fromBrowser = weigh(loaded.map((a) => a.file));
@@ -41,46 +86,38 @@ export async function runWeb({ work, build, lighthouseRuns = 5 }) {
     );
 
     for (const [name, pagePath] of [['home', '/'], ['list', '/victims']]) {
-      // Pages are rendered by the server once per change and then served from its cache to every visitor: the
-      // first request, which renders, is made here, so Lighthouse measures what visitors get.
-      await fetch(`${site.url}${pagePath}`).then((res) => res.text());
-      const runs = [];
-      // A run Lighthouse itself could not score (it sometimes loses the trace's start: NO_NAVSTART) is run again.
-      for (let attempt = 1; runs.filter(scoredRun).length < lighthouseRuns && attempt <= lighthouseRuns + 2; attempt++) {
-        try {
-          console.log(`Lighthouse (mobile) ${pagePath}, run ${runs.filter(scoredRun).length + 1} of ${lighthouseRuns}...`);
-          runs.push(await lighthouse(`${site.url}${pagePath}`));
-        } catch (err) {
-          console.log(`  failed: ${err.message}`);
-        }
-      }
-      const scored = runs.filter(scoredRun).sort((a, b) => a.performance - b.performance);
-      const median = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
-      result.lighthouse[name] = median
-        ? { path: pagePath, ...median, runs: runs.map((r) => ({ performance: r.performance, lcpMs: r.lcpMs, tbtMs: r.tbtMs, runtimeError: r.runtimeError })) }
-        : { path: pagePath, error: 'every Lighthouse run failed' };
+      const [own, base] = await lighthouseSeries(sites, pagePath, lighthouseRuns);
+      result.lighthouse[name] = own;
+      if (base) result.baseline.lighthouse[name] = base;
     }
-    const rows = Object.entries(result.lighthouse).map(([name, r]) => [
-      `${name} ${r.path}`,
-      r.performance,
-      r.accessibility,
-      r.bestPractices,
-      r.seo,
-      fmt.n(r.lcpMs),
-      fmt.n(r.fcpMs),
-      fmt.n(r.tbtMs),
-      r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
-    ]);
+    const rowsOf = (figures, label) =>
+      Object.entries(figures).map(([name, r]) => [
+        `${name} ${r.path}${label}`,
+        r.performance,
+        r.accessibility,
+        r.bestPractices,
+        r.seo,
+        fmt.n(r.lcpMs),
+        fmt.n(r.fcpMs),
+        fmt.n(r.tbtMs),
+        r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
+      ]);
+    const rows = [...rowsOf(result.lighthouse, ''), ...(result.baseline ? rowsOf(result.baseline.lighthouse, ' (baseline)') : [])];
     console.log(`\nLighthouse 12, mobile preset (simulated throttling), local production build; median of ${lighthouseRuns} runs by performance`);
+    if (result.baseline) console.log(`baseline: the build in ${result.baseline.root}, runs taking turns with this build's`);
     console.log(table(['page', 'perf', 'a11y', 'best-pr', 'SEO', 'LCP ms', 'FCP ms', 'TBT ms', 'CLS'], rows));
-    for (const [name, r] of Object.entries(result.lighthouse)) {
-      if (r.error) console.log(`  ${name}: ${r.error}`);
-      else if (r.runtimeError) console.log(`  ${name}: runtime error ${r.runtimeError}`);
-      if (r.failedAudits?.length) console.log(`  ${name} failed audits: ${r.failedAudits.join(', ')}`);
-      if (r.runs?.length) console.log(`  ${name} every run (perf / LCP ms / TBT ms): ${r.runs.map((x) => `${x.performance} / ${fmt.n(x.lcpMs)} / ${fmt.n(x.tbtMs)}`).join(', ')}`);
-    }
+    const everyRun = (figures, label) => {
+      for (const [name, r] of Object.entries(figures)) {
+        if (r.error) console.log(`  ${name}${label}: ${r.error}`);
+        else if (r.runtimeError) console.log(`  ${name}${label}: runtime error ${r.runtimeError}`);
+        if (r.failedAudits?.length) console.log(`  ${name}${label} failed audits: ${r.failedAudits.join(', ')}`);
+        if (r.runs?.length) console.log(`  ${name}${label} every run (perf / LCP ms / TBT ms): ${r.runs.map((x) => `${x.performance} / ${fmt.n(x.lcpMs)} / ${fmt.n(x.tbtMs)}`).join(', ')}`);
+      }
+    };
+    everyRun(result.lighthouse, '');
+    if (result.baseline) everyRun(result.baseline.lighthouse, ' (baseline)');
   } finally {
-    await site.stop();
+    for (const site of sites) await site.stop();
   }
   return result;
 }

@@ -7,16 +7,19 @@ import { freePort, stop, track, waitForHttp } from './proc.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Starts the site; resolves once /health answers. `databaseUrl` selects PostgreSQL, otherwise PGlite in dataDir. */
-export async function startSite({ dataDir, databaseUrl, logFile }) {
+/**
+ * Starts the site; resolves once /health answers. `databaseUrl` selects PostgreSQL, otherwise PGlite in dataDir.
+ * `root`: the checkout whose build runs (another one serves as a baseline, see --baseline).
+ */
+export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  if (!existsSync(path.join(ROOT, 'apps/server/dist/main.js'))) {
-    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(path.join(root, 'apps/server/dist/main.js'))) {
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
   }
   const child = track(
     spawn(process.execPath, ['apps/server/dist/main.js'], {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
         NODE_ENV: 'production',

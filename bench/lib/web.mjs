@@ -26,8 +26,8 @@ export async function buildWeb() {
   return { seconds: (performance.now() - started) / 1000 };
 }
 
-export function hasBuild() {
-  return existsSync(path.join(DIST, 'index.html'));
+export function hasBuild(distDir = DIST) {
+  return existsSync(path.join(distDir, 'index.html'));
 }
 
 /** What index.html itself asks for: the entry script, its stylesheets and the modulepreload links. */
