@@ -5,6 +5,7 @@ import { restoreState } from './app/prerendered';
 import { createRouter, loadScreensFor } from './app/router';
 import { httpsRedirectTarget } from './lib/https';
 import { startLanguage } from './lib/i18n';
+import { nextTask } from './lib/nextTask';
 import { adoptServerPage } from './lib/serverPage';
 import { session } from './lib/session';
 import './styles.css';
@@ -15,8 +16,6 @@ function redirectToHttps(): boolean {
   if (target) window.location.replace(target);
   return target !== null;
 }
-
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function start() {
   const container = document.getElementById('root')!;

@@ -1,5 +1,6 @@
 import { useLayoutEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { nextTask } from './nextTask';
 
 /**
  * True while a render must produce the page exactly as the server renders it: on the server, and during the
@@ -13,20 +14,6 @@ export const rendersServerPage = (): boolean => adopting || typeof window === 'u
 /** Parts of the page whose adoption waits for a later task (see `laterTurn`), in page order. */
 const waitingParts: Array<() => void> = [];
 
-/** A macrotask boundary without setTimeout's 4 ms clamp after a few nested calls. */
-function nextTask(run: () => void): void {
-  if (typeof MessageChannel === 'undefined') {
-    setTimeout(run, 0);
-    return;
-  }
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    run();
-  };
-  channel.port2.postMessage(null);
-}
-
 /** Called once the last part has been adopted: a part renders in the task that releases it, so in the task after. */
 let onAllAdopted: (() => void) | null = null;
 
@@ -38,7 +25,7 @@ function releaseOnePerTask(): void {
     return;
   }
   release();
-  nextTask(releaseOnePerTask);
+  void nextTask().then(releaseOnePerTask);
 }
 
 function finishAdoption(): void {
