@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdoptLater } from '../src/components/AdoptLater';
-import { adoptServerPage, laterTurn } from '../src/lib/serverPage';
+import { adoptServerPage, laterTurn, rendersServerPage } from '../src/lib/serverPage';
 
 /**
  * Runs on preact/compat, as the production build does: React hydrates Suspense boundaries after the page on its own,
@@ -40,10 +40,41 @@ function Page({ adopted }: { adopted: string[] }) {
   );
 }
 
+/** A page whose main area is a part, with parts of its own inside (as the app's main area holds a list's cards). */
+function NestedPage({ adopted, seen }: { adopted: string[]; seen: Record<string, boolean> }) {
+  function Area({ children }: { children: React.ReactNode }) {
+    // How the area renders while it is adopted: as the server did.
+    seen.area = rendersServerPage();
+    useEffect(() => {
+      adopted.push('area');
+    }, []);
+    return <section>{children}</section>;
+  }
+  return (
+    <div>
+      <AdoptLater>
+        <Part name="header" adopted={adopted} />
+      </AdoptLater>
+      <AdoptLater>
+        <Area>
+          {['inner-1', 'inner-2'].map((name) => (
+            <AdoptLater key={name}>
+              <Part name={name} adopted={adopted} />
+            </AdoptLater>
+          ))}
+        </Area>
+      </AdoptLater>
+      <AdoptLater>
+        <Part name="footer" adopted={adopted} />
+      </AdoptLater>
+    </div>
+  );
+}
+
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-function serverPage(): { container: HTMLElement; html: string } {
-  const html = renderToString(<Page adopted={[]} />);
+function serverPage(page: React.ReactElement = <Page adopted={[]} />): { container: HTMLElement; html: string } {
+  const html = renderToString(page);
   const container = document.createElement('div');
   container.innerHTML = html;
   document.body.append(container);
@@ -97,6 +128,39 @@ describe('AdoptLater', () => {
     buttons.forEach((button, i) => expect(button).toBe(serverButtons[i]));
     act(() => buttons[2]!.click());
     expect(buttons[2]!.textContent).toBe('third 1');
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('adopts the parts inside a part in turns of their own, right after it, keeping every server element', async () => {
+    const { container, html } = serverPage(<NestedPage adopted={[]} seen={{}} />);
+    const serverElements = [...container.querySelectorAll('*')];
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubGlobal('MessageChannel', undefined);
+
+    const adopted: string[] = [];
+    const seen: Record<string, boolean> = {};
+    let allAdopted = false;
+    void adoptServerPage(container, <NestedPage adopted={adopted} seen={seen} />).then(() => {
+      allAdopted = true;
+    });
+    // The page's own task adopts no part: each waits for a task of its own.
+    expect(adopted).toEqual([]);
+    const afterTasks: string[][] = [];
+    for (let i = 0; i < 8; i++) {
+      await act(nextTask);
+      afterTasks.push([...adopted]);
+    }
+    expect(adopted).toEqual(['header', 'area', 'inner-1', 'inner-2', 'footer']);
+    // One part per task: no task adopted two of them.
+    const perTask = afterTasks.map((list, i) => list.length - (afterTasks[i - 1]?.length ?? 0));
+    expect(Math.max(...perTask)).toBe(1);
+    expect(seen.area).toBe(true);
+    expect(allAdopted).toBe(true);
+    expect(container.innerHTML).toBe(html);
+    [...container.querySelectorAll('*')].forEach((element, i) => expect(element).toBe(serverElements[i]));
+    const inner = container.querySelector<HTMLButtonElement>('[data-part="inner-2"]')!;
+    act(() => inner.click());
+    expect(inner.textContent).toBe('inner-2 1');
     expect(errors).not.toHaveBeenCalled();
   });
 

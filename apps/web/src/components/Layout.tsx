@@ -17,15 +17,18 @@ export function Layout() {
     // At start, an expired token signs the user out and goes to /signin (spec §4).
     if (session.expireIfNeeded()) navigate(paths.signin, { replace: true });
   }, [navigate]);
-  // Over a server-rendered page, the header and footer are adopted in tasks of their own (see AdoptLater).
+  // Over a server-rendered page, the header, the main area and the footer are adopted in tasks of their own (see
+  // AdoptLater), and the parts inside the main area (a list's cards) in tasks after it.
   return (
     <>
       <AdoptLater>
         <Header />
       </AdoptLater>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
+      <AdoptLater>
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </AdoptLater>
       <AdoptLater>
         <Footer />
       </AdoptLater>

@@ -9,21 +9,33 @@ import { nextTask } from './nextTask';
  */
 let adopting = false;
 
-export const rendersServerPage = (): boolean => adopting || typeof window === 'undefined';
+/**
+ * True from the task that releases a waiting part until the next one: that part is being adopted (Preact renders it
+ * in that task), so it too renders as the server did, and the parts inside it wait for turns of their own.
+ */
+let adoptingPart = false;
+
+export const rendersServerPage = (): boolean => adopting || adoptingPart || typeof window === 'undefined';
 
 /** Parts of the page whose adoption waits for a later task (see `laterTurn`), in page order. */
 const waitingParts: Array<() => void> = [];
+
+/** Where the parts found inside the part being adopted go in the queue: right after it, in their order. */
+let insertAt = 0;
 
 /** Called once the last part has been adopted: a part renders in the task that releases it, so in the task after. */
 let onAllAdopted: (() => void) | null = null;
 
 function releaseOnePerTask(): void {
+  adoptingPart = false;
   const release = waitingParts.shift();
   if (!release) {
     onAllAdopted?.();
     onAllAdopted = null;
     return;
   }
+  adoptingPart = true;
+  insertAt = 0;
   release();
   void nextTask().then(releaseOnePerTask);
 }
@@ -31,7 +43,8 @@ function releaseOnePerTask(): void {
 function finishAdoption(): void {
   if (!adopting) return;
   adopting = false;
-  releaseOnePerTask();
+  // The first part too waits for a task of its own: releasing it now would render it in the page's task.
+  void nextTask().then(releaseOnePerTask);
 }
 
 /** Last in the tree: its layout effect runs when the first render over the server's page is committed. */
@@ -68,6 +81,9 @@ export function adoptServerPage(container: Element, app: ReactNode): Promise<voi
  * one that would leave the visitor's taps unanswered (`components/AdoptLater`).
  */
 export function laterTurn(): Promise<void> | null {
-  if (!adopting || typeof window === 'undefined') return null;
-  return new Promise((resolve) => waitingParts.push(resolve));
+  if ((!adopting && !adoptingPart) || typeof window === 'undefined') return null;
+  return new Promise((resolve) => {
+    if (adopting) waitingParts.push(resolve);
+    else waitingParts.splice(insertAt++, 0, resolve);
+  });
 }

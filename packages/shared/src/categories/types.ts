@@ -43,7 +43,10 @@ export interface CategoryDef {
   pickerOrder: number;
   /** Fields of the create and edit calls, in form order (spec §7). */
   fields: FieldDef[];
-  /** i18n key of the list title; `{{count}}` is the API total (spec §2: "Victims (n)"). */
+  /**
+   * i18n key of the list title; `{{total}}` is the API total (spec §2: "Victims (n)"). Not `count`: that name makes
+   * i18next look for plural forms, which these titles do not have, on every list's first render.
+   */
   listTitle: string;
   /** Characters of description shown on a card before "Read More" (spec §9). */
   previewLength: number;

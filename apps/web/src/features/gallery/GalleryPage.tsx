@@ -18,7 +18,7 @@ export default function GalleryPage() {
   const { data, error, isPending, refetch } = useGalleryPage(page);
   return (
     <section className="gallery">
-      <PageTitle title={t('gallery.title', { count: data ? data.total : ('…' as unknown as number) })} />
+      <PageTitle title={t('gallery.title', { total: data ? data.total : '…' })} />
       {isPending ? (
         <Loading />
       ) : error ? (

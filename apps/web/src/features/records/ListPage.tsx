@@ -45,7 +45,7 @@ export default function ListPage() {
 
   return (
     <section className={`record-list record-list-${category.slug}`}>
-      <PageTitle title={t(category.listTitle, { count: data ? data.total : ('…' as unknown as number) })} />
+      <PageTitle title={t(category.listTitle, { total: data ? data.total : '…' })} />
       {hasTable ? <ViewToggle view={view} onChange={setView} /> : null}
       {isPending ? (
         <Loading />
