@@ -12,7 +12,7 @@ function medianRun(pagePath, runs) {
   const scored = runs.filter(scoredRun).sort((a, b) => a.performance - b.performance);
   const median = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
   return median
-    ? { path: pagePath, ...median, runs: runs.map((r) => ({ performance: r.performance, lcpMs: r.lcpMs, tbtMs: r.tbtMs, runtimeError: r.runtimeError })) }
+    ? { path: pagePath, ...median, runs: runs.map((r) => ({ performance: r.performance, lcpMs: r.lcpMs, tbtMs: r.tbtMs, benchmarkIndex: r.benchmarkIndex, runtimeError: r.runtimeError })) }
     : { path: pagePath, error: 'every Lighthouse run failed' };
 }
 
@@ -111,7 +111,10 @@ export async function runWeb({ work, build, lighthouseRuns = 5, baseline = null 
         if (r.error) console.log(`  ${name}${label}: ${r.error}`);
         else if (r.runtimeError) console.log(`  ${name}${label}: runtime error ${r.runtimeError}`);
         if (r.failedAudits?.length) console.log(`  ${name}${label} failed audits: ${r.failedAudits.join(', ')}`);
-        if (r.runs?.length) console.log(`  ${name}${label} every run (perf / LCP ms / TBT ms): ${r.runs.map((x) => `${x.performance} / ${fmt.n(x.lcpMs)} / ${fmt.n(x.tbtMs)}`).join(', ')}`);
+        if (r.runs?.length) {
+          const runs = r.runs.map((x) => `${x.performance} / ${fmt.n(x.lcpMs)} / ${fmt.n(x.tbtMs)} / ${fmt.n(x.benchmarkIndex)}`);
+          console.log(`  ${name}${label} every run (perf / LCP ms / TBT ms / machine's benchmark index): ${runs.join(', ')}`);
+        }
       }
     };
     everyRun(result.lighthouse, '');
