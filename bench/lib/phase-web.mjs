@@ -26,21 +26,22 @@ async function lighthouseSeries(sites, pagePath, runs) {
   for (const site of sites) await fetch(`${site.url}${pagePath}`).then((res) => res.text());
   const bySite = sites.map(() => []);
   const attempts = sites.map(() => 0);
-  for (let round = 0; bySite.some((r) => r.filter(scoredRun).length < runs); round++) {
+  const scored = (i) => bySite[i].filter(scoredRun).length;
+  for (let round = 0; sites.some((_, i) => scored(i) < runs); round++) {
     const order = sites.map((_, i) => i);
     if (round % 2) order.reverse();
     for (const i of order) {
       // A run Lighthouse itself could not score (it sometimes loses the trace's start: NO_NAVSTART) is run again.
-      if (bySite[i].filter(scoredRun).length >= runs || attempts[i] >= runs + 2) continue;
+      if (scored(i) >= runs || attempts[i] >= runs + 2) continue;
       attempts[i]++;
       try {
-        console.log(`Lighthouse (mobile) ${sites[i].name} ${pagePath}, run ${bySite[i].filter(scoredRun).length + 1} of ${runs}...`);
+        console.log(`Lighthouse (mobile) ${sites[i].name} ${pagePath}, run ${scored(i) + 1} of ${runs}...`);
         bySite[i].push(await lighthouse(`${sites[i].url}${pagePath}`));
       } catch (err) {
         console.log(`  failed: ${err.message}`);
       }
     }
-    if (attempts.every((n, i) => n >= runs + 2 || bySite[i].filter(scoredRun).length >= runs)) break;
+    if (attempts.every((n, i) => n >= runs + 2 || scored(i) >= runs)) break;
   }
   return bySite.map((r) => medianRun(pagePath, r));
 }

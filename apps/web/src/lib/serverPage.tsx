@@ -3,19 +3,14 @@ import { hydrateRoot } from 'react-dom/client';
 import { nextTask } from './nextTask';
 
 /**
- * True while a render must produce the page exactly as the server renders it: on the server, and during the
- * browser's first render over a server-rendered page (until that render is committed). Components that choose
- * something per visit (the home page's accent) choose it after that render.
+ * What the browser is adopting of a server-rendered page, if anything: the page (its first render, until that render
+ * is committed) or one of its parts (from the task that releases it to the next one; Preact renders it in that task).
+ * Meanwhile renders must produce the page exactly as the server did. Components that choose something per visit (the
+ * home page's accent) choose it after that render.
  */
-let adopting = false;
+let adopting: 'page' | 'part' | null = null;
 
-/**
- * True from the task that releases a waiting part until the next one: that part is being adopted (Preact renders it
- * in that task), so it too renders as the server did, and the parts inside it wait for turns of their own.
- */
-let adoptingPart = false;
-
-export const rendersServerPage = (): boolean => adopting || adoptingPart || typeof window === 'undefined';
+export const rendersServerPage = (): boolean => adopting !== null || typeof window === 'undefined';
 
 /** Parts of the page whose adoption waits for a later task (see `laterTurn`), in page order. */
 const waitingParts: Array<() => void> = [];
@@ -27,22 +22,22 @@ let insertAt = 0;
 let onAllAdopted: (() => void) | null = null;
 
 function releaseOnePerTask(): void {
-  adoptingPart = false;
+  adopting = null;
   const release = waitingParts.shift();
   if (!release) {
     onAllAdopted?.();
     onAllAdopted = null;
     return;
   }
-  adoptingPart = true;
+  adopting = 'part';
   insertAt = 0;
   release();
   void nextTask().then(releaseOnePerTask);
 }
 
 function finishAdoption(): void {
-  if (!adopting) return;
-  adopting = false;
+  if (adopting !== 'page') return;
+  adopting = null;
   // The first part too waits for a task of its own: releasing it now would render it in the page's task.
   void nextTask().then(releaseOnePerTask);
 }
@@ -63,7 +58,7 @@ export function adoptServerPage(container: Element, app: ReactNode): Promise<voi
   const adopted = new Promise<void>((resolve) => {
     onAllAdopted = resolve;
   });
-  adopting = true;
+  adopting = 'page';
   hydrateRoot(
     container,
     <>
@@ -81,9 +76,10 @@ export function adoptServerPage(container: Element, app: ReactNode): Promise<voi
  * one that would leave the visitor's taps unanswered (`components/AdoptLater`).
  */
 export function laterTurn(): Promise<void> | null {
-  if ((!adopting && !adoptingPart) || typeof window === 'undefined') return null;
+  if (adopting === null || typeof window === 'undefined') return null;
+  // The page's parts queue in page order; a part's own parts go right after it, before the page's next one.
   return new Promise((resolve) => {
-    if (adopting) waitingParts.push(resolve);
+    if (adopting === 'page') waitingParts.push(resolve);
     else waitingParts.splice(insertAt++, 0, resolve);
   });
 }
