@@ -51,6 +51,15 @@ describe('dates', () => {
     expect(am).toMatch(/2013/); // 5 January 2021 is in Ethiopian year 2013
     expect(am).not.toMatch(/2021/);
   });
+
+  it('gives nothing for a missing or unreadable date, in either language', () => {
+    for (const lang of ['en', 'am']) {
+      expect(formatDate(null, lang)).toBe('');
+      expect(formatDate('not a date', lang)).toBe('');
+      expect(formatReportDate(new Date(Number.NaN), lang)).toBe('');
+    }
+    expect(formatDate('2021-01-05T12:00:00Z')).toBe('Jan 5, 2021');
+  });
 });
 
 describe('https redirect', () => {
