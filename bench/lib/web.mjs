@@ -113,7 +113,7 @@ export async function lighthouse(url) {
       tbtMs: audits['total-blocking-time']?.numericValue ?? null,
       cls: audits['cumulative-layout-shift']?.numericValue ?? null,
       // Lighthouse's own measure of how fast the machine was during the run (higher is faster; it multiplies the
-      // page's observed CPU time by 4 whatever this is, so a slow moment inflates TBT).
+      // page's observed task times, wall times, by 4 whatever this is, so a busy moment inflates TBT).
       benchmarkIndex: result.lhr.environment?.benchmarkIndex ?? null,
       failedAudits: Object.values(audits)
         .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary')
