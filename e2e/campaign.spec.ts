@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from './fixtures';
+import { appReady, expect, test, type APIRequestContext } from './fixtures';
 
 /**
  * The campaign end to end: the form's cascade over the server's directory, a refused send with errors under the
@@ -60,6 +60,8 @@ test.describe('campaign', () => {
     const { country, province, representative } = await writableRepresentative(request, 'CA');
     const email = uniqueEmail();
     await page.goto('/');
+    // The form is fetched once its section is on screen.
+    await page.locator('#home-campaign-title').scrollIntoViewIfNeeded();
     const form = page.locator('form.campaign-form');
     const countrySelect = form.getByLabel('Country');
     await countrySelect.scrollIntoViewIfNeeded();
@@ -133,7 +135,7 @@ test.describe('campaign', () => {
     await expect(page.getByText(email)).toHaveCount(0);
   });
 
-  test('at 375px: the directory loads only near the form, the form fits, representatives without an e-mail cannot be chosen', async ({ page, request }) => {
+  test('at 375px: the form and its directory load only once the form is on screen, the form fits, representatives without an e-mail cannot be chosen', async ({ page, request }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     const res = await request.get('/api/v1.0.0/campaign/directory');
     const countries = (await res.json()) as Country[];
@@ -145,18 +147,27 @@ test.describe('campaign', () => {
       }
     expect(target, 'the shipped directory lists representatives without an e-mail').toBeTruthy();
     const directoryCalls: string[] = [];
+    const formScripts: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/campaign/directory')) directoryCalls.push(r.url());
+      if (/\/assets\/CampaignForm-[^/]+\.js$/.test(r.url())) formScripts.push(r.url());
     });
     await page.goto('/');
-    const form = page.locator('form.campaign-form');
-    await expect(form.getByLabel('Country')).toBeAttached();
+    await appReady(page);
     await page.waitForLoadState('networkidle');
-    // The home page renders without the directory; it is fetched when the form comes near the viewport.
-    expect(await form.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThan(800 + 300);
+    // The section starts below the screen: neither the form's code nor the directory is fetched.
+    const section = page.locator('section.home-campaign');
+    expect(await section.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThan(800);
+    await expect(section.getByRole('status')).toHaveText('Loading...');
+    const form = page.locator('form.campaign-form');
+    await expect(form).toHaveCount(0);
+    expect(formScripts).toHaveLength(0);
     expect(directoryCalls).toHaveLength(0);
-    await form.getByLabel('Country').scrollIntoViewIfNeeded();
+    // Scrolled to, the section fetches the form, which fetches the directory once.
+    await page.locator('#home-campaign-title').scrollIntoViewIfNeeded();
+    await expect(form.getByLabel('Country')).toBeAttached();
     await expect.poll(() => directoryCalls.length).toBe(1);
+    expect(formScripts).toHaveLength(1);
     await form.getByLabel('Country').selectOption(target!.country.code);
     await form.getByLabel('Province or state').selectOption(target!.province);
     const option = form.getByLabel('District').locator('option', { hasText: target!.representative.name });
