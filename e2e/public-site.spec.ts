@@ -51,7 +51,7 @@ test.describe('public site', () => {
   test('home: five tiles, disclaimer, purpose in one of three accents; no list is fetched', async ({ page }) => {
     const listCalls: string[] = [];
     page.on('request', (r) => {
-      // The campaign form's directory loads when the form nears the viewport (covered by campaign.spec.ts).
+      // The campaign form and its directory load once the form's section is on screen (covered by campaign.spec.ts).
       if (r.url().includes('/api/') && !r.url().includes('/campaign/directory')) listCalls.push(r.url());
     });
     await page.goto('/');
