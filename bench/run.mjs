@@ -27,8 +27,9 @@ if (opts.help) {
   --rounds=3                cached-read runs alternate site and nginx this many times; the median round is shown
   --runs=30                 requests/queries per latency series (each series also stops after ~4 s)
   --lighthouse-runs=5       Lighthouse runs per page; the run with the median performance score is shown
-  --baseline=DIR            also run Lighthouse on the build of another checkout (e.g. a clone of an earlier
-                            commit, built with npm run build), taking turns with this one, and show both
+  --page-load-runs=7        page loads per page for main-thread CPU and bytes at a phone's screen size (median)
+  --baseline=DIR            also run Lighthouse and the page loads on the build of another checkout (e.g. a clone
+                            of an earlier commit, built with npm run build), taking turns with this one, and show both
   --no-build                use the existing apps/web/dist instead of running npm run build
   --max-minutes=30          stop everything after this long
   --out=file.json           where to write the figures (default bench/results/<timestamp>.json)
@@ -125,7 +126,7 @@ async function main() {
       }
       if (opts.only.includes('queries')) printGrowth();
     }
-    if (opts.only.includes('web')) results.web = await runWeb({ work, build: opts.build, lighthouseRuns: opts.lighthouseRuns, baseline: opts.baseline });
+    if (opts.only.includes('web')) results.web = await runWeb({ work, build: opts.build, lighthouseRuns: opts.lighthouseRuns, pageLoadRuns: opts.pageLoadRuns, baseline: opts.baseline });
   } finally {
     if (databaseUrl) await dropPgDatabase(opts.pgUrl, databaseUrl).catch((err) => console.error(`Could not drop ${databaseUrl}: ${err.message}`));
   }

@@ -19,6 +19,7 @@ export function parseArgs(argv) {
     connections: 32,
     rounds: 3,
     lighthouseRuns: 5,
+    pageLoadRuns: 7,
     baseline: null,
     runs: 30,
     build: true,
@@ -58,6 +59,9 @@ export function parseArgs(argv) {
         break;
       case 'lighthouse-runs':
         opts.lighthouseRuns = Math.round(positiveNumber(key, value));
+        break;
+      case 'page-load-runs':
+        opts.pageLoadRuns = Math.round(positiveNumber(key, value));
         break;
       case 'baseline':
         if (!value) throw new Error('--baseline needs the folder of another checkout with a build');

@@ -1,6 +1,7 @@
 // Web app: build, the compressed JS+CSS the home page needs, and Lighthouse (mobile) on the home and a list page.
 import path from 'node:path';
 import { dbTask } from './data.mjs';
+import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
 import { startSite } from './site.mjs';
 import { fmt, table } from './stats.mjs';
 import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
@@ -46,8 +47,14 @@ async function lighthouseSeries(sites, pagePath, runs) {
   return bySite.map((r) => medianRun(pagePath, r));
 }
 
-export async function runWeb({ work, build, lighthouseRuns = 5, baseline = null }) {
-  const result = { build: null, home: null, lighthouse: {}, baseline: baseline ? { root: path.resolve(baseline), lighthouse: {} } : null };
+export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7, baseline = null }) {
+  const result = {
+    build: null,
+    home: null,
+    lighthouse: {},
+    pageLoad: {},
+    baseline: baseline ? { root: path.resolve(baseline), lighthouse: {}, pageLoad: {} } : null,
+  };
   if (build || !hasBuild()) {
     console.log('\nBuilding the web app (npm run build)...');
     result.build = await buildWeb();
@@ -120,6 +127,31 @@ export async function runWeb({ work, build, lighthouseRuns = 5, baseline = null 
     };
     everyRun(result.lighthouse, '');
     if (result.baseline) everyRun(result.baseline.lighthouse, ' (baseline)');
+
+    for (const [name, pagePath] of [['home', '/'], ['list', '/victims']]) {
+      console.log(`Page load ${pagePath}: ${pageLoadRuns} loads per site at 412x823...`);
+      const [own, base] = await pageLoadSeries(sites, pagePath, pageLoadRuns);
+      result.pageLoad[name] = own;
+      if (base) result.baseline.pageLoad[name] = base;
+    }
+    const loadRows = (figures, label) =>
+      Object.entries(figures).map(([name, r]) => [
+        `${name} ${r.path}${label}`,
+        fmt.n(r.cpuMs, 1),
+        fmt.n(r.longestTaskMs, 1),
+        r.tasksOver5Ms,
+        fmt.kb(r.bytes),
+        r.requests,
+        r.cpuMsEveryRun.join(' '),
+      ]);
+    console.log(`\nPage load at 412x823 (Lighthouse's phone), fresh browser each time, until ${SETTLE_MS / 1000} s after the load event; median of ${pageLoadRuns}`);
+    console.log("main-thread CPU: the page renderer's thread CPU time (waits for the machine's other work not counted)");
+    console.log(
+      table(
+        ['page', 'main-thread CPU ms', 'longest task ms', 'tasks > 5 ms', 'KB transferred', 'requests', 'CPU ms, every run'],
+        [...loadRows(result.pageLoad, ''), ...(result.baseline ? loadRows(result.baseline.pageLoad, ' (baseline)') : [])],
+      ),
+    );
   } finally {
     for (const site of sites) await site.stop();
   }
