@@ -8,6 +8,12 @@ import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh 
 
 const scoredRun = (run) => typeof run.performance === 'number';
 
+/** The pages measured: the home page and a list page. */
+const PAGES = [
+  ['home', '/'],
+  ['list', '/victims'],
+];
+
 /** The run with the median performance score, and every run's figures. */
 function medianRun(pagePath, runs) {
   const scored = runs.filter(scoredRun).sort((a, b) => a.performance - b.performance);
@@ -93,24 +99,31 @@ export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7
       ),
     );
 
-    for (const [name, pagePath] of [['home', '/'], ['list', '/victims']]) {
-      const [own, base] = await lighthouseSeries(sites, pagePath, lighthouseRuns);
-      result.lighthouse[name] = own;
-      if (base) result.baseline.lighthouse[name] = base;
-    }
-    const rowsOf = (figures, label) =>
-      Object.entries(figures).map(([name, r]) => [
-        `${name} ${r.path}${label}`,
-        r.performance,
-        r.accessibility,
-        r.bestPractices,
-        r.seo,
-        fmt.n(r.lcpMs),
-        fmt.n(r.fcpMs),
-        fmt.n(r.tbtMs),
-        r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
-      ]);
-    const rows = [...rowsOf(result.lighthouse, ''), ...(result.baseline ? rowsOf(result.baseline.lighthouse, ' (baseline)') : [])];
+    // Each measure's figures per page, this build's and the baseline's, stored under `key`.
+    const measurePages = async (key, series) => {
+      for (const [name, pagePath] of PAGES) {
+        const [own, base] = await series(pagePath);
+        result[key][name] = own;
+        if (base) result.baseline[key][name] = base;
+      }
+    };
+    // A table's rows: this build's pages, then the baseline's.
+    const rowsOf = (key, row) => {
+      const of = (figures, label) => Object.entries(figures).map(([name, r]) => [`${name} ${r.path}${label}`, ...row(r)]);
+      return [...of(result[key], ''), ...(result.baseline ? of(result.baseline[key], ' (baseline)') : [])];
+    };
+
+    await measurePages('lighthouse', (pagePath) => lighthouseSeries(sites, pagePath, lighthouseRuns));
+    const rows = rowsOf('lighthouse', (r) => [
+      r.performance,
+      r.accessibility,
+      r.bestPractices,
+      r.seo,
+      fmt.n(r.lcpMs),
+      fmt.n(r.fcpMs),
+      fmt.n(r.tbtMs),
+      r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
+    ]);
     console.log(`\nLighthouse 12, mobile preset (simulated throttling), local production build; median of ${lighthouseRuns} runs by performance`);
     if (result.baseline) console.log(`baseline: the build in ${result.baseline.root}, runs taking turns with this build's`);
     console.log(table(['page', 'perf', 'a11y', 'best-pr', 'SEO', 'LCP ms', 'FCP ms', 'TBT ms', 'CLS'], rows));
@@ -128,28 +141,16 @@ export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7
     everyRun(result.lighthouse, '');
     if (result.baseline) everyRun(result.baseline.lighthouse, ' (baseline)');
 
-    for (const [name, pagePath] of [['home', '/'], ['list', '/victims']]) {
+    await measurePages('pageLoad', (pagePath) => {
       console.log(`Page load ${pagePath}: ${pageLoadRuns} loads per site at 412x823...`);
-      const [own, base] = await pageLoadSeries(sites, pagePath, pageLoadRuns);
-      result.pageLoad[name] = own;
-      if (base) result.baseline.pageLoad[name] = base;
-    }
-    const loadRows = (figures, label) =>
-      Object.entries(figures).map(([name, r]) => [
-        `${name} ${r.path}${label}`,
-        fmt.n(r.cpuMs, 1),
-        fmt.n(r.longestTaskMs, 1),
-        r.tasksOver5Ms,
-        fmt.kb(r.bytes),
-        r.requests,
-        r.cpuMsEveryRun.join(' '),
-      ]);
+      return pageLoadSeries(sites, pagePath, pageLoadRuns);
+    });
     console.log(`\nPage load at 412x823 (Lighthouse's phone), fresh browser each time, until ${SETTLE_MS / 1000} s after the load event; median of ${pageLoadRuns}`);
     console.log("main-thread CPU: the page renderer's thread CPU time (waits for the machine's other work not counted)");
     console.log(
       table(
         ['page', 'main-thread CPU ms', 'longest task ms', 'tasks > 5 ms', 'KB transferred', 'requests', 'CPU ms, every run'],
-        [...loadRows(result.pageLoad, ''), ...(result.baseline ? loadRows(result.baseline.pageLoad, ' (baseline)') : [])],
+        rowsOf('pageLoad', (r) => [fmt.n(r.cpuMs, 1), fmt.n(r.longestTaskMs, 1), r.tasksOver5Ms, fmt.kb(r.bytes), r.requests, r.cpuMsEveryRun.join(' ')]),
       ),
     );
   } finally {
