@@ -1,7 +1,7 @@
 // What loading one page costs a phone, measured directly rather than scored: the page renderer's main-thread CPU
 // time and the bytes transferred, at Lighthouse's mobile screen size. Lighthouse's score on this shared machine moves
 // by 10 points between runs of the same build, because it multiplies observed wall times (CPU time plus whatever
-// else the machine did meanwhile); thread CPU time does not count that wait, so two builds compare within a few ms.
+// else the machine did meanwhile); thread CPU time does not count that wait, so two builds compare within 5-10 %.
 import { median } from './stats.mjs';
 import { CHROMIUM, CHROMIUM_FLAGS } from './web.mjs';
 
