@@ -2,7 +2,7 @@
 // time and the bytes transferred, at Lighthouse's mobile screen size. Lighthouse's score on this shared machine moves
 // by 10 points between runs of the same build, because it multiplies observed wall times (CPU time plus whatever
 // else the machine did meanwhile); thread CPU time does not count that wait, so two builds compare within 5-10 %.
-import { median } from './stats.mjs';
+import { median, turnOrder } from './stats.mjs';
 import { CHROMIUM, CHROMIUM_FLAGS } from './web.mjs';
 
 /** Lighthouse 12's mobile preset: a Moto G Power's screen. */
@@ -28,28 +28,23 @@ async function loadOnce(pageUrl) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     const page = await browser.newPage(PHONE);
-    let bytes = 0;
-    let requests = 0;
+    // Each finished request's size, read when the load is over (a size arrives after its request has finished).
+    const sizes = [];
     page.on('requestfinished', (request) => {
-      requests++;
-      request
-        .sizes()
-        .then((sizes) => {
-          bytes += sizes.responseBodySize + sizes.responseHeadersSize;
-        })
-        .catch(() => undefined);
+      sizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize, () => 0));
     });
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.goto(pageUrl, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForTimeout(SETTLE_MS);
     const trace = JSON.parse((await browser.stopTracing()).toString());
     const cpu = pageMainThreadTasks(trace.traceEvents, pageUrl).map((task) => task.tdur / 1000);
+    const bytes = (await Promise.all(sizes)).reduce((sum, n) => sum + n, 0);
     return {
       cpuMs: cpu.reduce((sum, ms) => sum + ms, 0),
       longestTaskMs: Math.max(0, ...cpu),
       tasksOver5Ms: cpu.filter((ms) => ms > 5).length,
       bytes,
-      requests,
+      requests: sizes.length,
     };
   } finally {
     await browser.close();
@@ -63,9 +58,7 @@ async function loadOnce(pageUrl) {
 export async function pageLoadSeries(sites, pagePath, runs) {
   const bySite = sites.map(() => []);
   for (let round = 0; round < runs; round++) {
-    const order = sites.map((_, i) => i);
-    if (round % 2) order.reverse();
-    for (const i of order) bySite[i].push(await loadOnce(new URL(pagePath, sites[i].url).href));
+    for (const i of turnOrder(sites.length, round)) bySite[i].push(await loadOnce(new URL(pagePath, sites[i].url).href));
   }
   return bySite.map((loads) => ({
     path: pagePath,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { dbTask } from './data.mjs';
 import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
 import { startSite } from './site.mjs';
-import { fmt, table } from './stats.mjs';
+import { fmt, table, turnOrder } from './stats.mjs';
 import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
 
 const scoredRun = (run) => typeof run.performance === 'number';
@@ -35,9 +35,7 @@ async function lighthouseSeries(sites, pagePath, runs) {
   const attempts = sites.map(() => 0);
   const scored = (i) => bySite[i].filter(scoredRun).length;
   for (let round = 0; sites.some((_, i) => scored(i) < runs); round++) {
-    const order = sites.map((_, i) => i);
-    if (round % 2) order.reverse();
-    for (const i of order) {
+    for (const i of turnOrder(sites.length, round)) {
       // A run Lighthouse itself could not score (it sometimes loses the trace's start: NO_NAVSTART) is run again.
       if (scored(i) >= runs || attempts[i] >= runs + 2) continue;
       attempts[i]++;

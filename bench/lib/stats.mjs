@@ -5,6 +5,15 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/**
+ * The order in which `count` sites take their turn in round `round`: each round starts with the other end, so a burst
+ * of the machine's other work falls on every site alike.
+ */
+export function turnOrder(count, round) {
+  const order = Array.from({ length: count }, (_, i) => i);
+  return round % 2 ? order.reverse() : order;
+}
+
 export function percentile(values, p) {
   if (!values.length) return null;
   const sorted = [...values].sort((a, b) => a - b);
