@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The benchmark suite of issue 9: `npm run bench [-- options]`. It prints figures and writes them to
 // bench/results/<timestamp>.json; it asserts nothing about timings. See bench/README.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.mjs';
@@ -9,12 +9,20 @@ import { compareFiles } from './lib/compare.mjs';
 import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
 import { runWeb } from './lib/phase-web.mjs';
+import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
 import { ROOT, startSite } from './lib/site.mjs';
 import { fmt, table } from './lib/stats.mjs';
 
-const opts = parseArgs(process.argv.slice(2));
+const opts = (() => {
+  try {
+    return parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`bench: ${err.message}`);
+    process.exit(2);
+  }
+})();
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
@@ -27,6 +35,10 @@ if (opts.help) {
   --rounds=3                cached-read runs alternate site and nginx this many times; the median round is shown
   --runs=30                 requests/queries per latency series (each series also stops after ~4 s)
   --lighthouse-runs=5       Lighthouse runs per page; the run with the median performance score is shown
+  --lighthouse-browser=headless-shell|chromium
+                            the browser Lighthouse drives (default headless-shell: Debian's chromium-headless-shell;
+                            chromium's new headless mode runs the browser's UI unseen beside the page)
+  --cpu-slowdown=4          Lighthouse's CPU multiplier (default 4, the mobile preset's; others for a calibration)
   --page-load-runs=7        page loads per page for main-thread CPU and bytes at a phone's screen size (median)
   --baseline=DIR            also run Lighthouse and the page loads on the build of another checkout (e.g. a clone
                             of an earlier commit, built with npm run build), taking turns with this one, and show both
@@ -65,27 +77,43 @@ const results = {
   notes: [],
 };
 
-/** http needs wrk and nginx: installed here when running as root, otherwise the exact command is printed. */
-async function ensureHttpTools() {
-  const missing = ['wrk', 'nginx'].filter((cmd) => !which(cmd));
+/**
+ * Debian packages a part needs: installed here when running as root, otherwise the exact command is printed.
+ * `commands` are what must exist afterwards (names on PATH or absolute paths). True when they all do.
+ */
+async function ensureDebianPackages({ packages, commands, part }) {
+  const present = (cmd) => (cmd.startsWith('/') ? existsSync(cmd) : which(cmd));
+  const missing = commands.filter((cmd) => !present(cmd));
   if (!missing.length) return true;
-  const install = 'apt-get update && apt-get install -y nginx-light wrk';
+  const install = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   if (process.getuid?.() === 0) {
     console.log(`Installing ${missing.join(' and ')}: ${install}`);
     const { code } = await run('sh', ['-c', `${install} >/dev/null`], { timeoutMs: 300_000, echo: true });
-    if (code === 0 && !['wrk', 'nginx'].some((cmd) => !which(cmd))) return true;
+    if (code === 0 && commands.every(present)) return true;
   }
-  const note = `http part skipped: ${missing.join(' and ')} not installed. Install with: sudo ${install}`;
+  const note = `${part}: ${missing.join(' and ')} not installed. Install with: sudo ${install}`;
   console.log(note);
   results.notes.push(note);
   return false;
+}
+
+/** The browser Lighthouse runs in: the one asked for, or chromium when the headless shell cannot be installed. */
+async function lighthouseBrowser() {
+  const wanted = LIGHTHOUSE_BROWSERS[opts.lighthouseBrowser];
+  const ready = await ensureDebianPackages({ packages: [wanted.debianPackage], commands: [wanted.path], part: 'Lighthouse' });
+  if (ready || opts.lighthouseBrowser === 'chromium') return { name: opts.lighthouseBrowser, path: wanted.path };
+  const note = 'Lighthouse runs in chromium instead (--lighthouse-browser=chromium); its scores vary more on a 2-core machine';
+  console.log(note);
+  results.notes.push(note);
+  return { name: 'chromium', path: LIGHTHOUSE_BROWSERS.chromium.path };
 }
 
 async function main() {
   console.log(`Bench: ${results.driver}, sizes ${opts.sizes.map((n) => n.toLocaleString('en')).join(', ')}, parts ${opts.only.join(', ')}`);
   console.log(`Machine: ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load ${results.machine.loadAvg1m.toFixed(1)}, Node ${process.version}`);
   console.log(`Work folder: ${work}\n`);
-  const doHttp = opts.only.includes('http') && (await ensureHttpTools());
+  const doHttp =
+    opts.only.includes('http') && (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http part skipped' }));
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
   const pgliteDir = path.join(work, 'data', 'pglite');
   try {
@@ -126,7 +154,17 @@ async function main() {
       }
       if (opts.only.includes('queries')) printGrowth();
     }
-    if (opts.only.includes('web')) results.web = await runWeb({ work, build: opts.build, lighthouseRuns: opts.lighthouseRuns, pageLoadRuns: opts.pageLoadRuns, baseline: opts.baseline });
+    if (opts.only.includes('web')) {
+      results.web = await runWeb({
+        work,
+        build: opts.build,
+        lighthouseRuns: opts.lighthouseRuns,
+        lighthouseBrowser: await lighthouseBrowser(),
+        cpuSlowdown: opts.cpuSlowdown,
+        pageLoadRuns: opts.pageLoadRuns,
+        baseline: opts.baseline,
+      });
+    }
   } finally {
     if (databaseUrl) await dropPgDatabase(opts.pgUrl, databaseUrl).catch((err) => console.error(`Could not drop ${databaseUrl}: ${err.message}`));
   }

@@ -1,5 +1,6 @@
 // Command-line options of bench/run.mjs (see --help there).
 const PARTS = ['http', 'queries', 'web'];
+const LIGHTHOUSE_BROWSER_NAMES = ['headless-shell', 'chromium'];
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 function positiveNumber(name, value) {
@@ -19,6 +20,8 @@ export function parseArgs(argv) {
     connections: 32,
     rounds: 3,
     lighthouseRuns: 5,
+    lighthouseBrowser: 'headless-shell',
+    cpuSlowdown: 4,
     pageLoadRuns: 7,
     baseline: null,
     runs: 30,
@@ -59,6 +62,13 @@ export function parseArgs(argv) {
         break;
       case 'lighthouse-runs':
         opts.lighthouseRuns = Math.round(positiveNumber(key, value));
+        break;
+      case 'lighthouse-browser':
+        if (!LIGHTHOUSE_BROWSER_NAMES.includes(value)) throw new Error(`--lighthouse-browser must be one of ${LIGHTHOUSE_BROWSER_NAMES.join(', ')}`);
+        opts.lighthouseBrowser = value;
+        break;
+      case 'cpu-slowdown':
+        opts.cpuSlowdown = positiveNumber(key, value);
         break;
       case 'page-load-runs':
         opts.pageLoadRuns = Math.round(positiveNumber(key, value));

@@ -21,6 +21,11 @@ export function compareFiles(fileA, fileB) {
   const show = (v) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en') : Number(v.toFixed(3)).toString());
   console.log(`a: ${fileA} (${a.startedAt}, ${a.driver}, load ${a.machine?.loadAvg1m?.toFixed(1)})`);
   console.log(`b: ${fileB} (${b.startedAt}, ${b.driver}, load ${b.machine?.loadAvg1m?.toFixed(1)})\n`);
+  // Lighthouse's scores depend on the browser and CPU multiplier it ran with, so differing settings are named.
+  const lighthouseSettings = (r) => JSON.stringify(r.web?.lighthouseSettings ?? { browser: 'chromium', cpuSlowdown: 4 });
+  if (a.web && b.web && lighthouseSettings(a) !== lighthouseSettings(b)) {
+    console.log(`Lighthouse ran differently: a ${lighthouseSettings(a)}, b ${lighthouseSettings(b)}\n`);
+  }
   console.log(table(['figure', 'a', 'b', 'b/a'], keys.map((k) => [k, show(fa[k]), show(fb[k]), fa[k] ? `${(fb[k] / fa[k]).toFixed(2)}` : null])));
   if (!keys.length) console.log('The two files share no figures.');
 }

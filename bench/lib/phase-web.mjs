@@ -4,7 +4,7 @@ import { dbTask } from './data.mjs';
 import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
 import { startSite } from './site.mjs';
 import { fmt, table, turnOrder } from './stats.mjs';
-import { browserAssets, buildWeb, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
+import { browserAssets, buildWeb, DEFAULT_CPU_SLOWDOWN, hasBuild, LIGHTHOUSE_BROWSERS, lighthouse, staticHomeAssets, weigh } from './web.mjs';
 
 const scoredRun = (run) => typeof run.performance === 'number';
 
@@ -27,7 +27,7 @@ function medianRun(pagePath, runs) {
  * Lighthouse on one page of each site, `runs` scored runs each. With two sites (this build and a baseline) they take
  * turns, starting with each in alternate rounds, so the machine's bursts of other work fall on both alike.
  */
-async function lighthouseSeries(sites, pagePath, runs) {
+async function lighthouseSeries(sites, pagePath, runs, settings) {
   // Pages are rendered by the server once per change and then served from its cache to every visitor: the first
   // request, which renders, is made here, so Lighthouse measures what visitors get.
   for (const site of sites) await fetch(`${site.url}${pagePath}`).then((res) => res.text());
@@ -41,7 +41,7 @@ async function lighthouseSeries(sites, pagePath, runs) {
       attempts[i]++;
       try {
         console.log(`Lighthouse (mobile) ${sites[i].name} ${pagePath}, run ${scored(i) + 1} of ${runs}...`);
-        bySite[i].push(await lighthouse(`${sites[i].url}${pagePath}`));
+        bySite[i].push(await lighthouse(`${sites[i].url}${pagePath}`, settings));
       } catch (err) {
         console.log(`  failed: ${err.message}`);
       }
@@ -51,10 +51,19 @@ async function lighthouseSeries(sites, pagePath, runs) {
   return bySite.map((r) => medianRun(pagePath, r));
 }
 
-export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7, baseline = null }) {
+export async function runWeb({
+  work,
+  build,
+  lighthouseRuns = 5,
+  lighthouseBrowser = { name: 'chromium', path: LIGHTHOUSE_BROWSERS.chromium.path },
+  cpuSlowdown = DEFAULT_CPU_SLOWDOWN,
+  pageLoadRuns = 7,
+  baseline = null,
+}) {
   const result = {
     build: null,
     home: null,
+    lighthouseSettings: { browser: lighthouseBrowser.name, browserPath: lighthouseBrowser.path, cpuSlowdown },
     lighthouse: {},
     pageLoad: {},
     baseline: baseline ? { root: path.resolve(baseline), lighthouse: {}, pageLoad: {} } : null,
@@ -111,7 +120,8 @@ export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7
       return [...of(result[key], ''), ...(result.baseline ? of(result.baseline[key], ' (baseline)') : [])];
     };
 
-    await measurePages('lighthouse', (pagePath) => lighthouseSeries(sites, pagePath, lighthouseRuns));
+    const settings = { browserPath: lighthouseBrowser.path, cpuSlowdown };
+    await measurePages('lighthouse', (pagePath) => lighthouseSeries(sites, pagePath, lighthouseRuns, settings));
     const rows = rowsOf('lighthouse', (r) => [
       r.performance,
       r.accessibility,
@@ -122,7 +132,10 @@ export async function runWeb({ work, build, lighthouseRuns = 5, pageLoadRuns = 7
       fmt.n(r.tbtMs),
       r.cls === null || r.cls === undefined ? null : r.cls.toFixed(3),
     ]);
-    console.log(`\nLighthouse 12, mobile preset (simulated throttling), local production build; median of ${lighthouseRuns} runs by performance`);
+    const slowdown = cpuSlowdown === DEFAULT_CPU_SLOWDOWN ? '' : `, CPU slowdown ${cpuSlowdown}x instead of ${DEFAULT_CPU_SLOWDOWN}x`;
+    const browserVersion = result.lighthouse.home?.browser?.match(/(?:HeadlessChrome|Chrome)\/[\d.]+/)?.[0] ?? '';
+    console.log(`\nLighthouse 12, mobile preset (simulated throttling${slowdown}), local production build; median of ${lighthouseRuns} runs by performance`);
+    console.log(`browser: ${lighthouseBrowser.path} ${browserVersion}`.trimEnd());
     if (result.baseline) console.log(`baseline: the build in ${result.baseline.root}, runs taking turns with this build's`);
     console.log(table(['page', 'perf', 'a11y', 'best-pr', 'SEO', 'LCP ms', 'FCP ms', 'TBT ms', 'CLS'], rows));
     const everyRun = (figures, label) => {
