@@ -177,6 +177,26 @@ test.describe('campaign', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
+  test('at 375px: the first Tab loads the form, so a keyboard visitor does not tab past the section while it is empty', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/');
+    await appReady(page);
+    await page.waitForLoadState('networkidle');
+    const section = page.locator('section.home-campaign');
+    const form = page.locator('form.campaign-form');
+    await expect(form).toHaveCount(0);
+    await page.keyboard.press('Tab');
+    // Loaded at once, while the section is still below the screen (nothing has scrolled it into view).
+    await expect(form.getByLabel('Country')).toBeAttached();
+    expect(await section.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThan(800);
+    // Tabbing on reaches the form's first field.
+    for (let presses = 0; presses < 80; presses++) {
+      if (await form.getByLabel('Country').evaluate((el) => el === document.activeElement)) break;
+      await page.keyboard.press('Tab');
+    }
+    await expect(form.getByLabel('Country')).toBeFocused();
+  });
+
   test('an unknown confirmation link says so', async ({ page }) => {
     await page.goto('/campaign/confirm/sample-unknown-token');
     await expect(page.getByRole('status')).toContainText('This link is not valid, or the letter was deleted.');

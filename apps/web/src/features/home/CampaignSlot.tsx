@@ -1,4 +1,4 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useWhenNear } from '../../lib/useWhenNear';
 import { useSlot } from '../../components/Slots';
@@ -12,13 +12,23 @@ export function CampaignSlot() {
   const { t } = useTranslation();
   const CampaignForm = useSlot('campaignForm');
   // The form's code, and then the representatives' directory (27.5 KB brotli), are fetched and run once the section
-  // is on screen (or focused, or under the pointer), not while the app starts: a reader who never scrolls down to it
+  // is on screen (or focused, under the pointer, or a Tab is pressed), not while the app starts: a reader who never scrolls down to it
   // does not pay for them. Starting 300 px early put them on every phone visit's bill, as the section starts about
   // 250 px below a 412 x 823 screen: 41 KB more transferred and 84 ms more main-thread CPU (median of 10 loads).
   // Taking over the server-rendered page (which shows "Loading..." here, as the app's first render must too) stays
   // short either way.
   const sectionRef = useRef<HTMLElement>(null);
   const [near, nearNow] = useWhenNear(sectionRef, '0px');
+  // A keyboard visitor's Tab may pass the section before it has been on screen, and until the form arrives it holds
+  // nothing to focus, so the form was skipped: the first Tab pressed on the page loads it.
+  useEffect(() => {
+    if (near) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Tab') nearNow();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [near, nearNow]);
   if (!CampaignForm) return null;
   return (
     <section ref={sectionRef} className="home-campaign" aria-labelledby="home-campaign-title" onFocus={nearNow} onPointerEnter={nearNow}>
