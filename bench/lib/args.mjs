@@ -1,6 +1,8 @@
 // Command-line options of bench/run.mjs (see --help there).
+import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
+
 const PARTS = ['http', 'queries', 'web'];
-const LIGHTHOUSE_BROWSER_NAMES = ['headless-shell', 'chromium'];
+const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 function positiveNumber(name, value) {
@@ -21,7 +23,7 @@ export function parseArgs(argv) {
     rounds: 3,
     lighthouseRuns: 5,
     lighthouseBrowser: 'headless-shell',
-    cpuSlowdown: 4,
+    cpuSlowdown: DEFAULT_CPU_SLOWDOWN,
     pageLoadRuns: 7,
     baseline: null,
     runs: 30,

@@ -4,7 +4,7 @@ import { dbTask } from './data.mjs';
 import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
 import { startSite } from './site.mjs';
 import { fmt, table, turnOrder } from './stats.mjs';
-import { browserAssets, buildWeb, DEFAULT_CPU_SLOWDOWN, hasBuild, LIGHTHOUSE_BROWSERS, lighthouse, staticHomeAssets, weigh } from './web.mjs';
+import { browserAssets, buildWeb, DEFAULT_CPU_SLOWDOWN, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
 
 const scoredRun = (run) => typeof run.performance === 'number';
 
@@ -51,11 +51,12 @@ async function lighthouseSeries(sites, pagePath, runs, settings) {
   return bySite.map((r) => medianRun(pagePath, r));
 }
 
+/** `lighthouseBrowser`: { name, path } of the browser Lighthouse runs in (see LIGHTHOUSE_BROWSERS). */
 export async function runWeb({
   work,
   build,
   lighthouseRuns = 5,
-  lighthouseBrowser = { name: 'chromium', path: LIGHTHOUSE_BROWSERS.chromium.path },
+  lighthouseBrowser,
   cpuSlowdown = DEFAULT_CPU_SLOWDOWN,
   pageLoadRuns = 7,
   baseline = null,

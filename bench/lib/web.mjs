@@ -136,7 +136,7 @@ export async function lighthouse(url, { browserPath = CHROMIUM, cpuSlowdown = DE
       tbtMs: audits['total-blocking-time']?.numericValue ?? null,
       cls: audits['cumulative-layout-shift']?.numericValue ?? null,
       // Lighthouse's own measure of how fast the machine was during the run (higher is faster; it multiplies the
-      // page's observed task times, wall times, by 4 whatever this is, so a busy moment inflates TBT).
+      // page's observed task times, wall times, by the CPU slowdown whatever this is, so a busy moment inflates TBT).
       benchmarkIndex: result.lhr.environment?.benchmarkIndex ?? null,
       cpuSlowdown: result.lhr.configSettings.throttling.cpuSlowdownMultiplier,
       browser: result.lhr.environment?.hostUserAgent ?? null,

@@ -12,11 +12,11 @@ export function CampaignSlot() {
   const { t } = useTranslation();
   const CampaignForm = useSlot('campaignForm');
   // The form's code, and then the representatives' directory (27.5 KB brotli), are fetched and run once the section
-  // is on screen (or focused, under the pointer, or a Tab is pressed), not while the app starts: a reader who never scrolls down to it
-  // does not pay for them. Starting 300 px early put them on every phone visit's bill, as the section starts about
-  // 250 px below a 412 x 823 screen: 41 KB more transferred and 84 ms more main-thread CPU (median of 10 loads).
-  // Taking over the server-rendered page (which shows "Loading..." here, as the app's first render must too) stays
-  // short either way.
+  // is on screen (or focused, under the pointer, or a Tab is pressed), not while the app starts: a reader who never
+  // scrolls down to it does not pay for them. Starting 300 px early put them on every phone visit's bill, as the
+  // section starts about 250 px below a 412 x 823 screen: 41 KB more transferred and 84 ms more main-thread CPU
+  // (median of 10 loads). Taking over the server-rendered page (which shows "Loading..." here, as the app's first
+  // render must too) stays short either way.
   const sectionRef = useRef<HTMLElement>(null);
   const [near, nearNow] = useWhenNear(sectionRef, '0px');
   // A keyboard visitor's Tab may pass the section before it has been on screen, and until the form arrives it holds
