@@ -1,7 +1,8 @@
 // What loading one page costs a phone, measured directly rather than scored: the page renderer's main-thread CPU
-// time and the bytes transferred, at Lighthouse's mobile screen size. Lighthouse's score on this shared machine moves
-// by 10 points between runs of the same build, because it multiplies observed wall times (CPU time plus whatever
-// else the machine did meanwhile); thread CPU time does not count that wait, so two builds compare within 5-10 %.
+// time and the bytes transferred, at Lighthouse's mobile screen size. Lighthouse multiplies observed wall times (CPU
+// time plus whatever else the machine did meanwhile), so on this shared machine its score of one build moves by
+// points between runs, even in the headless shell; thread CPU time does not count that wait, so two builds compare
+// within 5-10 %.
 import { median, turnOrder } from './stats.mjs';
 import { CHROMIUM, CHROMIUM_FLAGS } from './web.mjs';
 
