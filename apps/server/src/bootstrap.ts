@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -8,7 +9,7 @@ import { openDatabase, type Database } from './db';
  * message that names the bad variable, then open the configured database with its migrations applied.
  */
 export async function startProcess(
-  options: { poolSize?: number; postgresRequiredBecause?: string } = {},
+  options: { poolSize?: number; allowPgliteFolder?: boolean } = {},
 ): Promise<{ config: Config; database: Database }> {
   let config: Config;
   try {
@@ -20,17 +21,32 @@ export async function startProcess(
     }
     throw err;
   }
-  // Checked before opening anything: PGlite's folder may belong to a running server, which must not be touched.
-  if (options.postgresRequiredBecause && !config.DATABASE_URL) {
-    console.error(options.postgresRequiredBecause);
+  if (!config.DATABASE_URL && !options.allowPgliteFolder && hasPgliteFolder(config.dataDir)) {
+    // Starting on an empty embedded server would hide every record kept there: say what to do instead.
+    console.error(
+      `${pgliteFolder(config.dataDir)} holds a database of the earlier built-in engine (PGlite). ` +
+        'The site now runs a PostgreSQL server in the data folder; move the records into it once with\n' +
+        '  npm run admin -- migrate-from-pglite\n' +
+        'which copies every table, checks the row counts and the audit chain, and keeps the old folder.',
+    );
     process.exit(1);
   }
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+    embeddedDataDir: config.dataDir,
     poolSize: options.poolSize,
+    log: (message) => console.error(message),
   });
   return { config, database };
+}
+
+/** The earlier default engine's folder, left by versions before the embedded PostgreSQL server. */
+export function pgliteFolder(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+export function hasPgliteFolder(dataDir: string): boolean {
+  return existsSync(path.join(pgliteFolder(dataDir), 'PG_VERSION'));
 }
 
 /** SIGINT/SIGTERM close the app and the database once, then exit; a stuck close is cut off after 10 s. */

@@ -40,7 +40,8 @@ async function main() {
     console.error(`Usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`);
     process.exit(name ? 2 : 0);
   }
-  const { database } = await startProcess();
+  const { database } = await startProcess({ allowPgliteFolder: name === 'migrate-from-pglite' });
+  if (database.embedded?.startedHere) console.error('The site is not running: started its database for this command, stopped after it.');
   try {
     process.exitCode = await command.run(args, database);
   } finally {

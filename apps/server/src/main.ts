@@ -14,6 +14,7 @@ run(async () => {
     }
   }
   if (config.sampleData) await seedSampleContent(app);
+  database.embedded?.keepRunning((message) => app.log.error(message));
   closeOnSignals(app, database, 'closing');
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`Site on ${config.publicUrl} (database: ${database.driver}, data: ${config.dataDir})`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,14 +58,16 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org' }).sampleData).toBe(false);
   });
 
-  it('refuses to start a worker on the built-in database before opening it', () => {
+  it('refuses to start on an earlier PGlite data folder and names the command that moves it', () => {
     const dir = tmp();
+    mkdirSync(path.join(dir, 'pglite'));
+    writeFileSync(path.join(dir, 'pglite', 'PG_VERSION'), '18\n');
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir };
     delete env.DATABASE_URL;
-    const worker = spawnSync(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env, encoding: 'utf8' });
-    expect(worker.status).toBe(1);
-    expect(worker.stderr).toContain('set DATABASE_URL');
-    // The server's PGlite folder would be opened (and possibly damaged) by a second process.
-    expect(existsSync(path.join(dir, 'pglite'))).toBe(false);
+    const site = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, encoding: 'utf8' });
+    expect(site.status).toBe(1);
+    expect(site.stderr).toContain('npm run admin -- migrate-from-pglite');
+    // Nothing was started or created beside the old folder.
+    expect(existsSync(path.join(dir, 'postgres'))).toBe(false);
   }, 30_000);
 });

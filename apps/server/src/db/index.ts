@@ -5,6 +5,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../locations';
 import * as schema from './schema';
+import { openEmbeddedServer, type EmbeddedServer } from './embedded-server';
 
 export { schema };
 
@@ -13,7 +14,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
+  /** `postgres`: a PostgreSQL server (the embedded default or DATABASE_URL); `pglite`: in-process, for unit tests. */
   driver: 'pglite' | 'postgres';
+  /** The connection string of a PostgreSQL server (for a second connection, e.g. LISTEN); none with PGlite. */
+  url?: string;
+  /** The server this process started or joined in the data folder, when no DATABASE_URL was given. */
+  embedded?: EmbeddedServer;
   /** Runs a raw statement and returns its rows (used for EXPLAIN, health checks and LISTEN-free notifications). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -22,9 +28,13 @@ export interface Database {
 export { MIGRATIONS_DIR };
 
 export interface OpenOptions {
-  /** postgres:// URL; without it PGlite is used. */
+  /** postgres:// URL of a PostgreSQL server. */
   databaseUrl?: string;
-  /** PGlite folder; `memory://` (or undefined) keeps the database in memory, for tests. */
+  /** Without databaseUrl: the data folder whose embedded PostgreSQL server to use (started when not running). */
+  embeddedDataDir?: string;
+  /** Messages of the embedded server's start (initialising, recovering). */
+  log?: (message: string) => void;
+  /** Without either of the above: PGlite in this folder; `memory://` (or undefined) keeps it in memory, for tests. */
   pgliteDir?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
@@ -32,18 +42,23 @@ export interface OpenOptions {
 
 /** Opens the database and applies every pending migration before returning. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    return {
-      db,
-      driver: 'postgres',
-      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      close: () => pool.end(),
-    };
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize);
+  if (options.embeddedDataDir) {
+    const embedded = await openEmbeddedServer(options.embeddedDataDir, options.log);
+    try {
+      const database = await openPostgres(embedded.url, options.poolSize);
+      return {
+        ...database,
+        embedded,
+        close: async () => {
+          await database.close();
+          await embedded.release();
+        },
+      };
+    } catch (err) {
+      await embedded.release();
+      throw err;
+    }
   }
   // Loaded only here: the embedded database's module costs ~40 MB of memory that a PostgreSQL deployment never needs.
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
@@ -64,3 +79,40 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     close: () => client.close(),
   };
 }
+
+async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  try {
+    await migrateOnce(pool, db);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  return {
+    db,
+    driver: 'postgres',
+    url,
+    query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    close: () => pool.end(),
+  };
+}
+
+/** Migrations run under an advisory lock, so processes starting together (site, worker, CLI) apply them once. */
+async function migrateOnce(pool: pg.Pool, db: Db): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+const MIGRATION_LOCK = 7_242_002;

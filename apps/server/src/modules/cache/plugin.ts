@@ -71,8 +71,8 @@ export default fp<{ cache: ResponseCache }>(
       });
       broadcast = () => void app.redis!.publish(CHANNEL, instanceId).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
       app.addHook('onClose', async () => void (await subscriber.quit()));
-    } else if (app.database.driver === 'postgres' && app.config.DATABASE_URL) {
-      const listener = new pg.Client({ connectionString: app.config.DATABASE_URL });
+    } else if (app.database.url) {
+      const listener = new pg.Client({ connectionString: app.database.url });
       await listener.connect();
       listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
       listener.on('notification', (msg) => {
