@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The benchmark suite of issue 9: `npm run bench [-- options]`. It prints figures and writes them to
 // bench/results/<timestamp>.json; it asserts nothing about timings. See bench/README.md.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.mjs';
@@ -9,6 +9,7 @@ import { compareFiles } from './lib/compare.mjs';
 import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
 import { runWeb } from './lib/phase-web.mjs';
+import { runFootprint } from './lib/phase-footprint.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -26,9 +27,9 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,web   parts to run (default: all three)
+  --only=http,queries,footprint,web   parts to run (default: all four)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
-  --pg[=postgres://...]     PostgreSQL instead of PGlite (default URL postgres://postgres@127.0.0.1:5432/test;
+  --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
   --http-at=largest|all     sizes the wrk runs use (default: largest)
   --duration=10             seconds per wrk run (-t1 -c32 unless --connections=N)
@@ -63,11 +64,13 @@ watchdog.unref();
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+// Run as root, the embedded database runs as the user postgres, which must be able to enter the work folder.
+chmodSync(work, 0o755);
 const results = {
   startedAt: new Date().toISOString(),
   command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAvg1m: os.loadavg()[0] },
-  driver: opts.pg ? 'postgres' : 'pglite',
+  driver: opts.pg ? 'postgres' : 'embedded',
   sizes: opts.sizes,
   parts: opts.only,
   seed: {},
@@ -112,16 +115,18 @@ async function main() {
   console.log(`Bench: ${results.driver}, sizes ${opts.sizes.map((n) => n.toLocaleString('en')).join(', ')}, parts ${opts.only.join(', ')}`);
   console.log(`Machine: ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load ${results.machine.loadAvg1m.toFixed(1)}, Node ${process.version}`);
   console.log(`Work folder: ${work}\n`);
-  const doHttp =
-    opts.only.includes('http') && (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http part skipped' }));
+  const haveWrk =
+    (opts.only.includes('http') || opts.only.includes('footprint')) &&
+    (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http and footprint parts skipped' }));
+  const doHttp = opts.only.includes('http') && haveWrk;
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
-  const pgliteDir = path.join(work, 'data', 'pglite');
+  const dataDir = path.join(work, 'data');
   try {
     if (opts.only.includes('http') || opts.only.includes('queries')) {
       const httpSizes = opts.httpAt === 'all' ? opts.sizes : [opts.sizes.at(-1)];
       for (const size of opts.sizes) {
         console.log(`== ${size.toLocaleString('en')} records ==`);
-        const seeded = await dbTask({ action: 'seed', size, pgliteDir, databaseUrl, mediaEvery: 20 });
+        const seeded = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
         results.seed[size] = seeded;
         console.log(
           `Seeded ${fmt.n(seeded.inserted)} new records in ${seeded.seconds.toFixed(1)} s (total ${fmt.n(seeded.total)}, ` +
@@ -131,9 +136,9 @@ async function main() {
         if (opts.only.includes('queries')) {
           const victims = seeded.perCategory.victims ?? 0;
           const deepOffset = Math.max(0, Math.min(50_000, Math.floor((victims - 50) / 50) * 50));
-          sql = await dbTask({ action: 'time', size, pgliteDir, databaseUrl, runs: opts.runs, deepOffset });
+          sql = await dbTask({ action: 'time', size, dataDir, databaseUrl, runs: opts.runs, deepOffset });
         }
-        const siteOptions = { dataDir: path.join(work, 'data'), databaseUrl, logFile: path.join(work, 'site.log') };
+        const siteOptions = { dataDir, databaseUrl, logFile: path.join(work, 'site.log') };
         if (sql) {
           const site = await startSite(siteOptions);
           try {
@@ -153,6 +158,13 @@ async function main() {
         }
       }
       if (opts.only.includes('queries')) printGrowth();
+    }
+    if (opts.only.includes('footprint')) {
+      const size = opts.sizes.at(-1);
+      if (!results.seed[size]) results.seed[size] = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
+      results.footprint = haveWrk
+        ? await runFootprint({ dataDir, databaseUrl, logFile: path.join(work, 'site.log'), durationS: opts.duration, connections: opts.connections, size })
+        : null;
     }
     if (opts.only.includes('web')) {
       results.web = await runWeb({

@@ -1,8 +1,9 @@
 /**
  * Database side of the benchmark, run as a child process with `node --import tsx` (it imports the server's TypeScript
- * database layer). PGlite allows one process per data folder, so the bench runs this while the site is stopped.
+ * database layer). Without a databaseUrl it joins (or starts) the embedded PostgreSQL server of `dataDir`, as the
+ * site does.
  *
- *   node --import tsx bench/lib/db-task.ts '{"action":"seed","size":100000,"pgliteDir":"...","databaseUrl":null}'
+ *   node --import tsx bench/lib/db-task.ts '{"action":"seed","size":100000,"dataDir":"...","databaseUrl":null}'
  *   node --import tsx bench/lib/db-task.ts '{"action":"time","runs":30,...}'
  *
  * Prints one JSON line on stdout (the result); progress goes to stderr.
@@ -17,7 +18,8 @@ import { encodeCursor, type Page } from '../../apps/server/src/modules/records/p
 interface TaskInput {
   action: 'seed' | 'time';
   size: number;
-  pgliteDir?: string;
+  /** The site's data folder (its embedded PostgreSQL server), used when databaseUrl is not set. */
+  dataDir?: string;
   databaseUrl?: string | null;
   runs?: number;
   /** Offset of the deep page (chosen by the caller from the category size). */
@@ -159,7 +161,7 @@ async function time(database: Database, runs: number, deepOffset: number) {
 
 async function main() {
   const input = JSON.parse(process.argv[2] ?? '{}') as TaskInput;
-  const database = await openDatabase({ databaseUrl: input.databaseUrl ?? undefined, pgliteDir: input.pgliteDir, poolSize: 2 });
+  const database = await openDatabase({ databaseUrl: input.databaseUrl ?? undefined, embeddedDataDir: input.dataDir, poolSize: 2 });
   try {
     const result =
       input.action === 'seed'

@@ -82,7 +82,7 @@ export async function runWeb({
   try {
     for (const [name, root] of [['this build', undefined], ...(baseline ? [['baseline', path.resolve(baseline)]] : [])]) {
       const dataDir = path.join(work, `web-data-${sites.length}`);
-      await dbTask({ action: 'seed', size: 1000, pgliteDir: path.join(dataDir, 'pglite'), mediaEvery: 0 });
+      await dbTask({ action: 'seed', size: 1000, dataDir, mediaEvery: 0 });
       sites.push({ name, ...(await startSite({ dataDir, root, logFile: path.join(work, `site-web-${sites.length}.log`) })) });
     }
     const site = sites[0];

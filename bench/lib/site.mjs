@@ -8,7 +8,8 @@ import { freePort, stop, track, waitForHttp } from './proc.mjs';
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Starts the site; resolves once /health answers. `databaseUrl` selects PostgreSQL, otherwise PGlite in dataDir.
+ * Starts the site; resolves once /health answers. `databaseUrl` selects a PostgreSQL server, otherwise the site runs its
+ * embedded one in dataDir.
  * `root`: the checkout whose build runs (another one serves as a baseline, see --baseline).
  */
 export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) {

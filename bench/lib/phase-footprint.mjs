@@ -1,0 +1,100 @@
+// What the site costs the machine it runs on: memory of the site and its database together (idle, then under the
+// uncached signed-in load), and how long a start on an existing data folder takes to the first answered request.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from './proc.mjs';
+import { startSite } from './site.mjs';
+import { fmt, median, table } from './stats.mjs';
+import { parseWrk } from './wrk.mjs';
+
+/** Proportional set size (bytes) of one process: shared pages counted once across the processes that share them. */
+function pss(pid) {
+  try {
+    const match = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+) kB/m);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(parent) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) out.push(Number(name));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+/** The site's process and, with the embedded default, its PostgreSQL server and every backend of it. */
+function siteProcesses(site, dataDir) {
+  const pids = [site.pid];
+  try {
+    const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (postmaster) pids.push(postmaster, ...childrenOf(postmaster));
+  } catch {
+    /* a PostgreSQL server of the operator's own: not the site's to count */
+  }
+  return pids;
+}
+
+const totalPss = (site, dataDir) => siteProcesses(site, dataDir).reduce((sum, pid) => sum + pss(pid), 0);
+
+export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, connections, size }) {
+  const result = { size, embedded: !databaseUrl };
+  // Start on the existing (seeded) folder: from spawning the process to the first answered list request.
+  const startTimes = [];
+  let site = null;
+  for (let i = 0; i < 3; i++) {
+    if (site) await site.stop();
+    const t0 = performance.now();
+    site = await startSite({ dataDir, databaseUrl, logFile });
+    const res = await fetch(`${site.url}/api/v1.0.0/victims?limit=12`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`list answered ${res.status} after start`);
+    startTimes.push((performance.now() - t0) / 1000);
+  }
+  result.startSeconds = median(startTimes);
+  result.startRuns = startTimes;
+  try {
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle = [];
+    for (let i = 0; i < 5; i++) {
+      idle.push(totalPss(site, dataDir));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    result.idlePss = median(idle);
+    result.processes = siteProcesses(site, dataDir).length;
+
+    // The signed-in path is never cached: every request is a query, JSON and a response of its own.
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, totalPss(site, dataDir))), 250);
+    const args = [`-t1`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Authorization: Bearer not-a-session'];
+    const { code, stdout, stderr } = await run('wrk', [...args, `${site.url}/api/v1.0.0/victims?limit=12`], { timeoutMs: (durationS + 20) * 1000 });
+    clearInterval(sampler);
+    if (code !== 0) throw new Error(`wrk failed (${code}): ${stderr || stdout}`);
+    result.load = parseWrk(stdout);
+    result.loadPeakPss = peak;
+  } finally {
+    await site.stop();
+  }
+  const where = result.embedded ? 'site + its PostgreSQL server, PSS' : 'site process only (PostgreSQL is the operator\'s), PSS';
+  console.log(`\nFootprint at ${fmt.n(size)} records (${where})`);
+  console.log(
+    table(
+      ['measure', 'value'],
+      [
+        ['start on the existing folder to first list answer (median of 3)', `${result.startSeconds.toFixed(2)} s (${startTimes.map((s) => s.toFixed(2)).join(', ')})`],
+        [`memory idle (${result.processes} processes)`, `${fmt.mb(result.idlePss)} MB`],
+        [`memory peak under ${durationS} s of signed-in list reads, ${connections} connections`, `${fmt.mb(result.loadPeakPss)} MB`],
+        ['that load', `${fmt.n(Math.round(result.load.requestsPerSec))} req/s, p99 ${fmt.ms(result.load.p99Ms)} ms, errors ${result.load.non2xx + result.load.socketErrors}`],
+      ],
+    ),
+  );
+  return result;
+}
