@@ -3,8 +3,8 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * Browser tests against the built site on a fresh temporary data folder (sample content on), driven by Debian's
- * chromium (no browser download).
+ * Browser tests against the built site on its embedded PostgreSQL server in a fresh temporary data folder (sample
+ * content on), driven by Debian's chromium (no browser download).
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `evidence-e2e-${process.pid}`);
@@ -33,6 +33,8 @@ export default defineConfig({
     url: `http://localhost:${PORT}/health`,
     reuseExistingServer: false,
     timeout: 60_000,
+    // SIGTERM, so the site stops the PostgreSQL server it started in the data folder (a kill would leave it running).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'pipe',
     env: {
       PORT: String(PORT),
