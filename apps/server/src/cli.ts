@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { startProcess } from './bootstrap';
+import { hasPgliteFolder, pgliteFolder, startProcess } from './bootstrap';
+import { loadConfig } from './config';
+import { migrateFromPglite } from './db/migrate-from-pglite';
 import type { Database } from './db';
 import { upsertSuper } from './services/accounts';
 import { mediaVerifyCommand } from './modules/media/verify-command';
@@ -12,6 +14,23 @@ import { importContactsCommand } from './modules/campaign/cli';
 type Command = { usage: string; run: (args: string[], database: Database) => Promise<number> };
 
 export const commands: Record<string, Command> = {
+  'migrate-from-pglite': {
+    usage: 'migrate-from-pglite               move the records of an earlier PGlite data folder (DATA_DIR/pglite) into the database',
+    async run(_args, database) {
+      const config = loadConfig();
+      if (!hasPgliteFolder(config.dataDir)) {
+        console.error(`migrate-from-pglite: there is no PGlite database in ${pgliteFolder(config.dataDir)}`);
+        return 2;
+      }
+      try {
+        await migrateFromPglite(pgliteFolder(config.dataDir), database);
+        return 0;
+      } catch (err) {
+        console.error(`migrate-from-pglite: nothing was changed: ${(err as Error).message}`);
+        return 1;
+      }
+    },
+  },
   'media:verify': mediaVerifyCommand,
   'import-contacts': importContactsCommand,
   'create-super': {

@@ -33,6 +33,9 @@ export const EMBEDDED_SETTINGS: Record<string, string> = {
   fsync: 'on',
   synchronous_commit: 'on',
   full_page_writes: 'on',
+  // Dates leave the database the same wherever the machine is; the site formats them for readers.
+  timezone: 'UTC',
+  log_timezone: 'UTC',
   log_min_messages: 'warning',
   log_line_prefix: '%m [%p] ',
 };
