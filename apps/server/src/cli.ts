@@ -6,6 +6,7 @@ import type { Database } from './db';
 import { upsertSuper } from './services/accounts';
 import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
+import { backupCommand, restoreCommand } from './modules/backup/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -33,6 +34,8 @@ export const commands: Record<string, Command> = {
   },
   'media:verify': mediaVerifyCommand,
   'import-contacts': importContactsCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   'create-super': {
     usage: 'create-super <email> <password>   create or promote an active super account',
     async run(args, database) {

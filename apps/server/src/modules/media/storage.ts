@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,7 +19,11 @@ export interface Storage {
   /** Size in bytes, or null when the key does not exist. */
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
+  /** Every stored key with its size, in no set order (backups read the whole store). */
+  list(): AsyncIterable<{ key: string; size: number }>;
 }
+
+const KEY_SPACES = ['originals', 'public'] as const;
 
 /** Keys are made by the server; anything that could leave the key space is refused all the same. */
 function checkKey(key: string): string {
@@ -71,6 +75,25 @@ export class LocalStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.resolve(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<{ key: string; size: number }> {
+    for (const space of KEY_SPACES) {
+      let names: string[];
+      try {
+        names = await readdir(path.join(this.root, space), { recursive: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      for (const name of names.sort()) {
+        const key = `${space}/${name.split(path.sep).join('/')}`;
+        // A write still in progress (see put): not a stored file yet.
+        if (/\.\d+\.\d+\.part$/.test(key)) continue;
+        const s = await stat(path.join(this.root, key));
+        if (s.isFile()) yield { key, size: s.size };
+      }
+    }
   }
 }
 
@@ -159,6 +182,19 @@ export class S3Storage implements Storage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+  }
+
+  async *list(): AsyncIterable<{ key: string; size: number }> {
+    for (const space of KEY_SPACES) {
+      let token: string | undefined;
+      do {
+        const out = await this.client.send(
+          new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${space}/`, ContinuationToken: token }),
+        );
+        for (const object of out.Contents ?? []) yield { key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0 };
+        token = out.IsTruncated ? out.NextContinuationToken : undefined;
+      } while (token);
+    }
   }
 
   destroy() {

@@ -1,0 +1,343 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import pg from 'pg';
+import * as tar from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, CATEGORY_LIST, type CategoryDef } from '@app/shared';
+import { openDatabase, type Database } from '../src/db';
+import { ArchiveError, MANIFEST, MANIFEST_HASH, sha256, type Manifest } from '../src/modules/backup/archive';
+import { writeBackup } from '../src/modules/backup/backup';
+import { listTables, readSequences } from '../src/modules/backup/catalog';
+import { runBackup, runRestore } from '../src/modules/backup/cli';
+import { checkArchive, restoreBackup } from '../src/modules/backup/restore';
+import { LocalStorage, type Storage } from '../src/modules/media/storage';
+import { AuditService } from '../src/services/audit';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { imageField, multipart, sampleFields, testImage } from './records-helpers';
+
+/**
+ * Backup and restore (issue 20): a backup of a site with records, images, trash, a purge and an audit trail restores
+ * into an empty database and file store as an identical copy; damaged, cut-short or forged archives and non-empty
+ * targets are refused with nothing changed.
+ */
+
+type User = Awaited<ReturnType<typeof createUser>>;
+
+let source: TestApp;
+let work: string;
+let archive: string;
+let seed = 1;
+const url = (p: string) => `${API_BASE}${p}`;
+
+interface Target {
+  database: Database;
+  storage: Storage;
+  close: () => Promise<void>;
+}
+
+/** A migrated database with nothing in it (no app: the app loads the representatives' directory at start). */
+async function emptyTarget(): Promise<Target> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'restore-target-'));
+  const storage = new LocalStorage(path.join(dir, 'media'));
+  const baseUrl = process.env.TEST_PG_URL;
+  if (!baseUrl) {
+    const database = await openDatabase({});
+    return { database, storage, close: async () => (await database.close(), rmSync(dir, { recursive: true, force: true })) };
+  }
+  const name = `r_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(baseUrl);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 2 });
+  return {
+    database,
+    storage,
+    close: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every row of every table as PostgreSQL's own text of the row (not the archive's JSON), sorted. */
+async function tableContents(database: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of await listTables(database.db)) {
+    const rows = await database.query<{ r: string }>(`select x::text as r from public."${table.name}" x order by 1`);
+    out[table.name] = rows.map((row) => row.r);
+  }
+  return out;
+}
+
+async function storedFiles(storage: Storage): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for await (const { key } of storage.list()) out.set(key, Buffer.concat(await (await storage.get(key)).toArray()));
+  return out;
+}
+
+async function isEmpty(target: Target) {
+  const contents = await tableContents(target.database);
+  return Object.values(contents).every((rows) => rows.length === 0) && (await storedFiles(target.storage)).size === 0;
+}
+
+/** Rewrites an archive entry by entry (valid gzip and tar), then lets `fixManifest` make the manifest agree. */
+async function rewriteArchive(from: string, to: string, edit: (name: string, bytes: Buffer) => Buffer, fixManifest?: (m: Manifest, parts: Map<string, Buffer>) => void) {
+  const entries: { name: string; bytes: Buffer }[] = [];
+  const extract = tar.extract();
+  const done = (async () => {
+    for await (const entry of extract) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry as unknown as AsyncIterable<Buffer>) chunks.push(chunk);
+      entries.push({ name: entry.header.name, bytes: edit(entry.header.name, Buffer.concat(chunks)) });
+    }
+  })();
+  extract.end(gunzipSync(readFileSync(from)));
+  await done;
+  if (fixManifest) {
+    const parts = new Map(entries.map((e) => [e.name, e.bytes]));
+    const manifest = JSON.parse(parts.get(MANIFEST)!.toString()) as Manifest;
+    fixManifest(manifest, parts);
+    const bytes = Buffer.from(JSON.stringify(manifest));
+    entries.find((e) => e.name === MANIFEST)!.bytes = bytes;
+    entries.find((e) => e.name === MANIFEST_HASH)!.bytes = Buffer.from(sha256().update(bytes).digest('hex'));
+  }
+  const pack = tar.pack();
+  const written = pipeline(pack as unknown as NodeJS.ReadableStream, createGzip(), createWriteStream(to));
+  for (const e of entries) pack.entry({ name: e.name }, e.bytes);
+  pack.finalize();
+  await written;
+}
+
+/** Makes every hash in the manifest describe the (edited) parts, as a forger would. */
+function rehash(manifest: Manifest, parts: Map<string, Buffer>) {
+  for (const table of manifest.tables) {
+    const whole = sha256();
+    for (const part of table.parts) {
+      const bytes = parts.get(part.name)!;
+      part.sha256 = sha256().update(bytes).digest('hex');
+      part.bytes = bytes.length;
+      whole.update(bytes);
+    }
+    table.sha256 = whole.digest('hex');
+  }
+}
+
+async function createRecord(category: CategoryDef, user: User, images: number) {
+  const field = imageField(category);
+  const files = field
+    ? await Promise.all(Array.from({ length: field === 'image' ? Math.min(images, 1) : images }, async () => ({ field, filename: 'sample.png', type: 'image/png', data: await testImage(seed++) })))
+    : [];
+  const body = multipart(sampleFields(category, `Backup ${seed++}`), files);
+  const res = await call(source.app, { method: 'POST', url: url(`/${category.slug}`), headers: { ...user.auth, ...body.headers }, payload: body.payload });
+  expect(res.status).toBe(201);
+  return res.body as { _id: string };
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'));
+  archive = path.join(work, 'site.tar.gz');
+  source = await createTestApp();
+  const contributor = await createUser(source.app, 'contributor');
+  const admin = await createUser(source.app, 'admin');
+  const superUser = await createUser(source.app, 'super');
+  // Every category, with images where it takes them; some approved, one trashed, one purged (its files stay).
+  for (const category of CATEGORY_LIST) {
+    const first = await createRecord(category, contributor, 2);
+    await createRecord(category, admin, 1);
+    if (category.approvable) {
+      expect((await call(source.app, { method: 'PUT', url: url(`/${category.slug}/approve/${first._id}`), headers: admin.auth })).status).toBe(200);
+    }
+  }
+  const [victims] = CATEGORY_LIST.filter((c) => imageField(c));
+  const trashed = await createRecord(victims!, admin, 1);
+  expect((await call(source.app, { method: 'DELETE', url: url(`/${victims!.slug}/${trashed._id}/delete`), headers: admin.auth })).status).toBe(200);
+  const purged = await createRecord(victims!, admin, 1);
+  await call(source.app, { method: 'DELETE', url: url(`/${victims!.slug}/${purged._id}/delete`), headers: admin.auth });
+  expect((await call(source.app, { method: 'DELETE', url: url(`/trash/${purged._id}`), headers: superUser.auth })).status).toBe(200);
+  await writeBackup(source.database, source.app.media.storage, archive);
+}, 180_000);
+
+afterAll(async () => {
+  await source?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('backup and restore', () => {
+  it('round-trips every table row, sequence and stored file byte for byte', async () => {
+    const sourceTables = await tableContents(source.database);
+    const sourceFiles = await storedFiles(source.app.media.storage);
+    // The source is worth the test: records, originals and public copies, counters, the audit trail.
+    expect(sourceTables.records!.length).toBeGreaterThan(CATEGORY_LIST.length);
+    expect(sourceTables.media!.length).toBeGreaterThan(5);
+    expect(sourceTables.audit_log!.length).toBeGreaterThan(CATEGORY_LIST.length * 3);
+    expect(sourceTables.record_counts!.length).toBeGreaterThan(0);
+    expect(sourceTables.gallery_counts!.length).toBeGreaterThan(0);
+    expect([...sourceFiles.keys()].some((k) => k.startsWith('originals/'))).toBe(true);
+    expect([...sourceFiles.keys()].some((k) => k.startsWith('public/'))).toBe(true);
+
+    const { manifest } = await checkArchive(archive);
+    for (const [name, rows] of Object.entries(sourceTables)) expect(manifest.tables.find((t) => t.name === name)?.rows, name).toBe(rows.length);
+    expect(manifest.files.map((f) => f.key).sort()).toEqual([...sourceFiles.keys()].sort());
+    expect(manifest.problems).toEqual([]);
+
+    const target = await emptyTarget();
+    try {
+      const result = await restoreBackup(target.database, target.storage, archive);
+      expect(result.auditEntries).toBe(sourceTables.audit_log!.length);
+      expect(await tableContents(target.database)).toEqual(sourceTables);
+      expect(await readSequences(target.database.db)).toEqual(await readSequences(source.database.db));
+      const targetFiles = await storedFiles(target.storage);
+      expect([...targetFiles.keys()].sort()).toEqual([...sourceFiles.keys()].sort());
+      for (const [key, bytes] of sourceFiles) expect(targetFiles.get(key)!.equals(bytes), key).toBe(true);
+
+      // The restored copy keeps working: triggers are back on, the next audit entry continues the chain.
+      const audit = new AuditService(target.database.db);
+      const next = await audit.append({ actor: null, action: 'test-after-restore' });
+      expect(next.seq).toBe(sourceTables.audit_log!.length + 1);
+      expect((await audit.verify()).ok).toBe(true);
+      await target.database.query(`insert into records (category, title) values ('victims', 'After restore (test)')`);
+      const [count] = await target.database.query<{ n: string }>(`select n::text from record_counts where category = 'victims' and visibility = 'all'`);
+      const [actual] = await target.database.query<{ n: string }>(`select count(*)::text as n from records where category = 'victims' and deleted_at is null`);
+      expect(count!.n).toBe(actual!.n);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  it('the commands print what they did, refuse to overwrite an archive, and check an archive on its own', async () => {
+    const lines: string[] = [];
+    const again = path.join(work, 'again.tar.gz');
+    process.env.DATA_DIR = source.dataDir;
+    try {
+      expect(await runBackup([archive], source.database, (l) => lines.push(l))).toBe(1);
+      expect(await runBackup([again], source.database, (l) => lines.push(l))).toBe(0);
+      expect(lines.at(-1)).toMatch(/^Backup written to .*again\.tar\.gz: \d+ rows in \d+ tables and \d+ files .* in \d+\.\d s\.$/);
+      expect(await runRestore([again, '--check'], source.database, (l) => lines.push(l))).toBe(0);
+      expect(lines.at(-1)).toMatch(/is intact/);
+    } finally {
+      delete process.env.DATA_DIR;
+    }
+  }, 60_000);
+
+  describe('refusals leave the target as it was', () => {
+    let target: Target;
+    beforeAll(async () => {
+      target = await emptyTarget();
+    }, 60_000);
+    afterAll(async () => target?.close());
+
+    const refused = async (file: string, message: RegExp) => {
+      await expect(checkArchive(file)).rejects.toThrow(message);
+      const err = await restoreBackup(target.database, target.storage, file).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ArchiveError);
+      expect((err as Error).message).toMatch(message);
+      expect(await isEmpty(target)).toBe(true);
+    };
+
+    it('a flipped byte anywhere in the compressed stream', async () => {
+      const bytes = readFileSync(archive);
+      // Past the gzip header (whose time stamp no check covers, and which holds no content).
+      for (const at of [20, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 30, bytes.length - 3]) {
+        const copy = Buffer.from(bytes);
+        copy[at] = copy[at]! ^ 0x10;
+        const file = path.join(work, `flipped-${at}.tar.gz`);
+        writeFileSync(file, copy);
+        await refused(file, /damaged|cut short|does not match/);
+      }
+    }, 120_000);
+
+    it('an archive cut short', async () => {
+      for (const fraction of [0.2, 0.7, 0.999]) {
+        const file = path.join(work, `cut-${fraction}.tar.gz`);
+        writeFileSync(file, readFileSync(archive));
+        truncateSync(file, Math.floor(statSync(file).size * fraction));
+        await refused(file, /cut short/);
+      }
+    }, 120_000);
+
+    it('a changed row or file behind intact compression', async () => {
+      const changedRow = path.join(work, 'changed-row.tar.gz');
+      await rewriteArchive(archive, changedRow, (name, bytes) => (name.startsWith('tables/records.') ? Buffer.from(bytes.toString().replace('Backup', 'Forged')) : bytes));
+      await refused(changedRow, /tables\/records\.00001\.ndjson does not match its SHA-256/);
+
+      const changedFile = path.join(work, 'changed-file.tar.gz');
+      let done = false;
+      await rewriteArchive(archive, changedFile, (name, bytes) => {
+        if (done || !name.startsWith('files/originals/')) return bytes;
+        done = true;
+        const copy = Buffer.from(bytes);
+        copy[copy.length - 1] = copy[copy.length - 1]! ^ 1;
+        return copy;
+      });
+      await refused(changedFile, /files\/originals\/.* does not match its SHA-256/);
+
+      const lostFile = path.join(work, 'lost-file.tar.gz');
+      await rewriteArchive(archive, lostFile, (name, bytes) => bytes, (manifest) => manifest.files.push({ key: 'public/never-stored.webp', size: 1, sha256: '0'.repeat(64) }));
+      await refused(lostFile, /files\/public\/never-stored\.webp is missing/);
+    }, 120_000);
+
+    it('a forged audit entry whose hashes were all recomputed: the audit chain does not verify', async () => {
+      const forged = path.join(work, 'forged-audit.tar.gz');
+      await rewriteArchive(
+        archive,
+        forged,
+        (name, bytes) => (name.startsWith('tables/audit_log.') ? Buffer.from(bytes.toString().replace('"action":"create"', '"action":"edit"')) : bytes),
+        rehash,
+      );
+      await checkArchive(forged);
+      const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/audit chain does not verify after loading .*nothing was restored/);
+      expect(await isEmpty(target)).toBe(true);
+    }, 60_000);
+
+    it('a forged original whose archive hashes were recomputed: it no longer matches its media row', async () => {
+      const forged = path.join(work, 'forged-original.tar.gz');
+      let key = '';
+      await rewriteArchive(
+        archive,
+        forged,
+        (name, bytes) => {
+          if (key || !name.startsWith('files/originals/')) return bytes;
+          key = name.slice('files/'.length);
+          return Buffer.concat([bytes, Buffer.from('x')]);
+        },
+        (manifest, parts) => {
+          const file = manifest.files.find((f) => f.key === key)!;
+          file.size += 1;
+          file.sha256 = sha256().update(parts.get(`files/${key}`)!).digest('hex');
+        },
+      );
+      await checkArchive(forged);
+      const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/does not match the SHA-256 its media row recorded; nothing was restored/);
+      expect(await isEmpty(target)).toBe(true);
+    }, 60_000);
+
+    it('a target database that holds rows, or a file store that holds files', async () => {
+      await target.database.query(`insert into campaign_defaults (country, message) values ('ca', 'Existing (test)')`);
+      const err = await restoreBackup(target.database, target.storage, archive).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ArchiveError);
+      expect((err as Error).message).toMatch(/refusing to restore into a target that is not empty: the database holds campaign_defaults \(1 row\)/);
+      const contents = await tableContents(target.database);
+      expect(Object.entries(contents).filter(([, rows]) => rows.length)).toEqual([['campaign_defaults', [expect.stringContaining('Existing (test)')]]]);
+      expect((await storedFiles(target.storage)).size).toBe(0);
+      await target.database.query('delete from campaign_defaults');
+
+      await target.storage.put('public/already-here.txt', Buffer.from('x'), 'text/plain');
+      await expect(restoreBackup(target.database, target.storage, archive)).rejects.toThrow(/the file store holds public\/already-here\.txt/);
+      expect(Object.values(await tableContents(target.database)).every((rows) => rows.length === 0)).toBe(true);
+      await target.storage.delete('public/already-here.txt');
+    }, 60_000);
+  });
+});
