@@ -7,6 +7,7 @@ import { writeBackup } from './backup';
 import { checkArchive, restoreBackup } from './restore';
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function withStorage(work: (storage: Storage) => Promise<number>): Promise<number> {
@@ -37,7 +38,7 @@ export async function runBackup(args: string[], database: Database, print: (line
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
     const fileBytes = manifest.files.reduce((n, f) => n + f.size, 0);
     print(
-      `Backup written to ${file}: ${rows} rows in ${manifest.tables.length} tables and ${manifest.files.length} files ` +
+      `Backup written to ${file}: ${count(rows, 'row')} in ${count(manifest.tables.length, 'table')} and ${count(manifest.files.length, 'file')} ` +
         `(${megabytes(fileBytes)}), archive ${megabytes(archiveBytes)}, database snapshot at ${manifest.snapshotAt}, in ${seconds(started)}.`,
     );
     for (const problem of manifest.problems) print(`PROBLEM   ${problem}`);
@@ -62,13 +63,13 @@ export async function runRestore(args: string[], database: Database, print: (lin
     if (checkOnly) {
       const { manifest } = await checkArchive(file);
       const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
-      print(`${file} is intact: ${rows} rows in ${manifest.tables.length} tables and ${manifest.files.length} files match the manifest of ${manifest.createdAt} (${seconds(started)}).`);
+      print(`${file} is intact: ${count(rows, 'row')} in ${count(manifest.tables.length, 'table')} and ${count(manifest.files.length, 'file')} match the manifest of ${manifest.createdAt} (${seconds(started)}).`);
       return 0;
     }
     const result = await restoreBackup(database, storage, file, print);
     print(
-      `Restored ${file}: ${result.rows} rows in ${result.manifest.tables.length} tables and ${result.files} files, every SHA-256 checked, ` +
-        `audit chain verified (${result.auditEntries} entries), in ${seconds(started)}. Database snapshot of ${result.manifest.snapshotAt}.`,
+      `Restored ${file}: ${count(result.rows, 'row')} in ${count(result.manifest.tables.length, 'table')} and ${count(result.files, 'file')}, every SHA-256 checked, ` +
+        `audit chain verified (${count(result.auditEntries, 'entry', 'entries')}), in ${seconds(started)}. Database snapshot of ${result.manifest.snapshotAt}.`,
     );
     for (const problem of result.manifest.problems) print(`PROBLEM IN THE SOURCE   ${problem}`);
     return 0;
