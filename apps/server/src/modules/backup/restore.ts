@@ -194,6 +194,7 @@ async function loadEntries(tx: Tx, storage: Storage, file: string, checked: Chec
   for (const table of manifest.tables) for (const part of table.parts) parts.set(part.name, { table, part });
   const files = new Map(manifest.files.map((f) => [`files/${f.key}`, f]));
   const seen = new Set<string>();
+  let originalTypes: Map<string, string> | undefined;
   const changed = (name: string) => new ArchiveError(`${name} changed since the archive was checked moments ago; nothing was restored`);
 
   await readArchive(file, async (header, body) => {
@@ -206,8 +207,12 @@ async function loadEntries(tx: Tx, storage: Storage, file: string, checked: Chec
       if (digest.sha256 !== part.part.sha256) throw changed(header.name);
       await insertPart(tx, part.table, bytes);
     } else if (stored) {
+      // Tables come before files in the archive, so the media rows (and the type each original was uploaded as) are loaded.
+      originalTypes ??= new Map(
+        (await rowsOf<{ storage_key: string; mime: string }>(tx, sql`select storage_key, mime from media`)).map((r) => [r.storage_key, r.mime]),
+      );
       written.push(stored.key);
-      await storage.put(stored.key, nodeStream(digesting(body, digest)), contentTypeOf(stored.key), header.size);
+      await storage.put(stored.key, nodeStream(digesting(body, digest)), originalTypes.get(stored.key) ?? contentTypeOf(stored.key), header.size);
       if (digest.sha256 !== stored.sha256) throw changed(header.name);
     } else if (header.name === MANIFEST) {
       if (!(await readAll(body)).equals(checked.manifestBytes)) throw changed(header.name);
