@@ -225,6 +225,11 @@ describe('backup and restore', () => {
       expect(lines.at(-1)).toMatch(/^Backup written to .*again\.tar\.gz: \d+ rows in \d+ tables and \d+ files .* in \d+\.\d s\.$/);
       expect(await runRestore([again, '--check'], source.database, (l) => lines.push(l))).toBe(0);
       expect(lines.at(-1)).toMatch(/is intact/);
+      // A backup to a name another backup is writing stops and leaves that one's file alone.
+      const busy = path.join(work, 'busy.tar.gz');
+      writeFileSync(`${busy}.part`, 'being written');
+      await expect(writeBackup(source.database, source.app.media.storage, busy)).rejects.toThrow(/busy\.tar\.gz\.part exists: another backup/);
+      expect(readFileSync(`${busy}.part`, 'utf8')).toBe('being written');
     } finally {
       delete process.env.DATA_DIR;
     }

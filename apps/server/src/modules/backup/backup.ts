@@ -37,15 +37,25 @@ export interface BackupResult {
 export async function writeBackup(database: Database, storage: Storage, file: string): Promise<BackupResult> {
   if (existsSync(file)) throw new ArchiveError(`${file} already exists: a backup never overwrites an earlier one, give a new name`);
   const partFile = `${file}.part`;
+  try {
+    // Created here, exclusively: a second backup to the same name stops instead of writing into this one's file.
+    await (await open(partFile, 'wx')).close();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new ArchiveError(`${partFile} exists: another backup to ${file} is running, or one was interrupted (then delete it)`);
+    }
+    throw err;
+  }
   const pack = tar.pack();
   const output = pipeline(
     async function* () {
       for await (const chunk of pack as unknown as AsyncIterable<Buffer>) yield chunk;
     },
     createGzip({ level: 6 }),
-    createWriteStream(partFile, { flags: 'wx' }),
+    createWriteStream(partFile, { flags: 'r+' }),
   );
   output.catch((err: Error) => pack.destroy(err));
+  let complete = false;
   try {
     const manifest = await writeEntries(database, storage, pack);
     pack.finalize();
@@ -57,12 +67,14 @@ export async function writeBackup(database: Database, storage: Storage, file: st
     } finally {
       await handle.close();
     }
+    complete = true;
+    if (existsSync(file)) throw new ArchiveError(`${file} appeared while the backup ran; the archive is kept as ${partFile}`);
     await rename(partFile, file);
     return { manifest, archiveBytes: (await stat(file)).size };
   } catch (err) {
     pack.destroy(err as Error);
     await output.catch(() => {});
-    await rm(partFile, { force: true });
+    if (!complete) await rm(partFile, { force: true });
     throw err;
   }
 }
