@@ -1,7 +1,8 @@
 /**
  * Backup and restore at size (issue 20): seeds a site with 100k records, their audit trail and 1,000 stored files,
- * backs it up, restores the archive into an empty database and file store, and checks the copy table by table and
- * file by file. Prints the time of each step, the archive's size and the process's peak memory.
+ * runs `npm run admin -- backup` beside it and `npm run admin -- restore` into a data folder (or database) nothing
+ * has used yet, each as a process of its own, and checks the copy table by table and file by file. Prints each
+ * command's time and peak memory and the archive's size.
  *
  *   node --import tsx bench/backup.ts                          # the embedded PostgreSQL server, in a temporary folder
  *   node --import tsx bench/backup.ts --records=100000 --files=1000
@@ -11,15 +12,14 @@
  * Every generated record is titled "Backup bench record n" and marked as sample data: not real.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openDatabase, type Database } from '../apps/server/src/db/index';
-import { writeBackup } from '../apps/server/src/modules/backup/backup';
 import { listTables } from '../apps/server/src/modules/backup/catalog';
-import { restoreBackup } from '../apps/server/src/modules/backup/restore';
 import { LocalStorage } from '../apps/server/src/modules/media/storage';
 import { canonicalJson } from '../apps/server/src/services/canonical-json';
 
@@ -30,6 +30,7 @@ const DATABASE_URL = option('database-url', '');
 const ORIGINAL_BYTES = 160 * 1024;
 const COPY_BYTES = 40 * 1024;
 const LABEL = 'Backup bench data - not real';
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const elapsed = (since: number) => (performance.now() - since) / 1000;
@@ -41,12 +42,26 @@ interface Site {
   close: () => Promise<void>;
 }
 
-async function openSite(label: string, work: string): Promise<Site> {
+/** A data folder, and with --database-url an empty database of its own: what the admin commands are pointed at. */
+interface SiteLocation {
+  env: Record<string, string>;
+  open: () => Promise<Site>;
+  drop: () => Promise<void>;
+}
+
+async function siteLocation(label: string, work: string): Promise<SiteLocation> {
   const dir = path.join(work, label);
+  mkdirSync(dir, { mode: 0o711 });
   const storage = new LocalStorage(path.join(dir, 'media'));
   if (!DATABASE_URL) {
-    const database = await openDatabase({ embeddedDataDir: dir, log });
-    return { database, storage, close: () => database.close() };
+    return {
+      env: { DATA_DIR: dir },
+      open: async () => {
+        const database = await openDatabase({ embeddedDataDir: dir, log });
+        return { database, storage, close: () => database.close() };
+      },
+      drop: async () => {},
+    };
   }
   const name = `bench_${label}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -55,18 +70,37 @@ async function openSite(label: string, work: string): Promise<Site> {
   await admin.end();
   const url = new URL(DATABASE_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
   return {
-    database,
-    storage,
-    close: async () => {
-      await database.close();
+    env: { DATA_DIR: dir, DATABASE_URL: url.toString() },
+    open: async () => {
+      const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
+      return { database, storage, close: () => database.close() };
+    },
+    drop: async () => {
       const c = new pg.Client({ connectionString: DATABASE_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
   };
+}
+
+/**
+ * Runs `npm run admin -- <args>` as the operator would (a process of its own), returning what it printed and its peak
+ * memory (GNU time's maximum resident set size).
+ */
+function admin(args: string[], env: Record<string, string>): { output: string; peakMb: number | null } {
+  const command = [process.execPath, '--import', 'tsx', path.join(ROOT, 'apps/server/src/cli.ts'), ...args];
+  const timed = existsSync('/usr/bin/time');
+  const result = spawnSync(timed ? '/usr/bin/time' : command[0]!, timed ? ['-f', 'peak-rss-kb %M', ...command] : command.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed (exit ${result.status}):\n${output}`);
+  const peak = /peak-rss-kb (\d+)/.exec(output);
+  return { output: output.replace(/peak-rss-kb \d+\n?/, '').trim(), peakMb: peak ? Number(peak[1]) / 1024 : null };
 }
 
 async function seed(site: Site) {
@@ -144,22 +178,26 @@ async function main() {
   // The embedded server runs as its own system user when this runs as root: it must be able to reach its folder.
   chmodSync(work, 0o711);
   const archive = path.join(work, 'site.tar.gz');
-  const source = await openSite('backup', work);
+  const sourceLocation = await siteLocation('backup', work);
+  const targetLocation = await siteLocation('restore', work);
+  const source = await sourceLocation.open();
   let target: Site | null = null;
   try {
     let started = performance.now();
     await seed(source);
     log(`seeded ${RECORDS} records, ${RECORDS} audit entries, ${FILES} files in ${elapsed(started).toFixed(1)} s`);
 
+    // The site's database stays open here, as a running site's would.
     started = performance.now();
-    const { manifest, archiveBytes } = await writeBackup(source.database, source.storage, archive);
+    const backup = admin(['backup', archive], sourceLocation.env);
     const backupSeconds = elapsed(started);
-    const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
+    const archiveBytes = statSync(archive).size;
 
-    target = await openSite('restore', work);
+    // Into a data folder (or database) nothing has used yet: the command creates and migrates it.
     started = performance.now();
-    const restored = await restoreBackup(target.database, target.storage, archive);
+    const restore = admin(['restore', archive], targetLocation.env);
     const restoreSeconds = elapsed(started);
+    target = await targetLocation.open();
 
     started = performance.now();
     const [before, after] = [await tableDigests(source.database), await tableDigests(target.database)];
@@ -167,17 +205,22 @@ async function main() {
     const [filesBefore, filesAfter] = [await fileDigests(source.storage), await fileDigests(target.storage)];
     const differingFiles = [...filesBefore.keys()].filter((k) => filesBefore.get(k) !== filesAfter.get(k)).length + Math.max(0, filesAfter.size - filesBefore.size);
     const identical = differing.length === 0 && differingFiles === 0 && filesBefore.size === FILES;
+    const rows = Object.values(before).reduce((n, d) => n + Number(d.split(' ')[0]), 0);
+    const mb = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(0)} MB`);
 
     console.log(`database: ${DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PostgreSQL server'}; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`);
-    console.log(`data:     ${RECORDS} records, ${rows} rows in ${manifest.tables.length} tables, ${manifest.files.length} files (${(manifest.files.reduce((n, f) => n + f.size, 0) / 1048576).toFixed(1)} MB)`);
-    console.log(`backup:   ${backupSeconds.toFixed(1)} s, archive ${(archiveBytes / 1048576).toFixed(1)} MB`);
-    console.log(`restore:  ${restoreSeconds.toFixed(1)} s (checks the archive, loads, verifies ${restored.auditEntries} audit entries)`);
-    console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (this process: seeding, backup, restore and comparison together)`);
+    console.log(`data:     ${RECORDS} records, ${rows} rows in ${Object.keys(before).length} tables, ${filesBefore.size} files`);
+    console.log(`backup:   ${backupSeconds.toFixed(1)} s for the command, archive ${(archiveBytes / 1048576).toFixed(1)} MB, peak memory ${mb(backup.peakMb)}`);
+    console.log(`          ${/^Backup written.*$/m.exec(backup.output)?.[0]}`);
+    console.log(`restore:  ${restoreSeconds.toFixed(1)} s for the command (${DATABASE_URL ? 'migrates the new database' : 'starts the new data folder\'s server'}, checks, loads, verifies), peak memory ${mb(restore.peakMb)}`);
+    console.log(`          ${/^Restored.*$/m.exec(restore.output)?.[0]}`);
     console.log(`compare:  ${identical ? 'identical' : 'DIFFERENT'}: every table's rows and every file's bytes (${elapsed(started).toFixed(1)} s)${differing.length ? `; tables differing: ${differing.join(', ')}` : ''}${differingFiles ? `; files differing: ${differingFiles}` : ''}`);
     process.exitCode = identical ? 0 : 1;
   } finally {
     await target?.close();
     await source.close();
+    await targetLocation.drop();
+    await sourceLocation.drop();
     rmSync(work, { recursive: true, force: true });
   }
 }
