@@ -107,10 +107,10 @@ describe('image ingest', () => {
     for (const v of dto.variants) {
       const res = await t.app.inject({ method: 'GET', url: v.url });
       expect(res.statusCode, v.url).toBe(200);
-      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['cache-control']).toBe('public, max-age=600');
       expect(res.headers['content-type']).toBe({ webp: 'image/webp', avif: 'image/avif', jpeg: 'image/jpeg' }[v.format]);
-      // The name is the hash of the served bytes, so anyone can check a copy.
-      expect(v.url).toContain(sha256(res.rawPayload));
+      // The name is random: it says nothing about the bytes (the original's SHA-256 is what the record shows).
+      expect(v.url).not.toContain(sha256(res.rawPayload));
       const meta = await sharp(res.rawPayload).metadata();
       expect(meta.format).toBe(v.format === 'avif' ? 'heif' : v.format);
       expect(meta.width).toBe(v.width);
@@ -159,12 +159,19 @@ describe('image ingest', () => {
     expect(new Set(r.variants.map((v) => v.width))).toEqual(new Set([320, 500]));
   });
 
-  it('stores identical uploads once and reuses their copies', async () => {
+  it('stores identical uploads once, but gives each its own public copies under names unrelated to the bytes', async () => {
     const again = await t.app.media.ingest(upload(bytes, 'same.jpg', 'image/jpeg'), { recordId, role: 'gallery', position: 3, uploadedBy: owner.id, accept: 'image' });
     expect(again.id).not.toBe(row.id);
     expect(again.storageKey).toBe(row.storageKey);
-    expect(again.variants).toEqual(row.variants);
     expect(again.restricted).toEqual(row.restricted);
+    expect(again.variants.map((v) => [v.width, v.format])).toEqual(row.variants.map((v) => [v.width, v.format]));
+    const keys = new Set(row.variants.map((v) => v.key));
+    expect(again.variants.filter((v) => keys.has(v.key))).toEqual([]);
+    for (const v of again.variants) {
+      const name = v.key.slice('public/'.length);
+      const served = readFileSync(path.join(t.dataDir, 'media', v.key));
+      expect(name.startsWith(createHash('sha256').update(served).digest('hex'))).toBe(false);
+    }
   });
 });
 

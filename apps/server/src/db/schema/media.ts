@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { countsTable, records } from './records';
 
 /** One row per stored original: its hash and type, and the public copies derived from it. */
@@ -58,5 +58,21 @@ export const media = pgTable(
  * (drizzle/0002_gallery.sql): the gallery's total is a sum of a few rows.
  */
 export const galleryCounts = countsTable('gallery_counts');
+
+/**
+ * Which file each public copy belongs to, kept by a trigger on media from its variants and public key
+ * (drizzle/0003_media_public_files.sql): serving a copy asks whether any of its files is on a live, public record.
+ * Copies made before names were random may belong to several files with the same bytes.
+ */
+export const mediaPublicFiles = pgTable(
+  'media_public_files',
+  {
+    key: text('key').notNull(),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.mediaId] }), index('media_public_files_media_idx').on(t.mediaId)],
+);
 
 export type MediaRow = typeof media.$inferSelect;

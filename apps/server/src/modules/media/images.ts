@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type exifReader from 'exif-reader';
 import type { RestrictedMediaInfo } from '@app/shared';
+import { newPublicKey } from './public-access';
 import type { Storage } from './storage';
 
 /**
@@ -48,15 +48,15 @@ export function variantWidths(originalWidth: number): number[] {
 
 /**
  * Makes the public copies of an image: auto-rotated, resized, in WebP, AVIF and JPEG, with every metadata block
- * (EXIF, GPS, XMP, IPTC, ICC) left out - sharp writes none unless asked to. Names are the SHA-256 of the copy's own
- * bytes, so identical copies are stored once and a name's bytes never change. Animated images keep their first frame.
+ * (EXIF, GPS, XMP, IPTC, ICC) left out - sharp writes none unless asked to. Names are random (see newPublicKey) and
+ * never reused, so a name's bytes never change. Animated images keep their first frame.
  */
 export async function makePublicImage(input: string | Buffer, storage: Storage): Promise<PublicImage> {
   const { width, height, encoded } = await encodeVariants(input);
   const variants: StoredVariant[] = [];
   for (const { width: w, format, bytes } of encoded) {
-    const key = `public/${createHash('sha256').update(bytes).digest('hex')}-${w}.${EXT[format]}`;
-    if ((await storage.size(key)) === null) await storage.put(key, bytes, CONTENT_TYPE[format]);
+    const key = newPublicKey(EXT[format], `-${w}`);
+    await storage.put(key, bytes, CONTENT_TYPE[format]);
     variants.push({ width: w, format, key });
   }
   const widest = Math.max(...variants.map((v) => v.width));

@@ -8,6 +8,7 @@ import { AppError, httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { PUBLIC_CONTENT_TYPES, PUBLIC_NAME } from './formats';
 import { parseRange } from './range';
+import { PublicCopyAccess } from './public-access';
 import { MediaService, VIDEO_JOB } from './service';
 import { S3Storage, createStorage } from './storage';
 import { findFfmpeg } from './video';
@@ -27,7 +28,9 @@ export default fp(
     const { config } = app;
     const storage = createStorage(config);
     const ffmpeg = findFfmpeg();
+    const access = new PublicCopyAccess(app.db, config.jwtSecret);
     const service = new MediaService(app.db, storage, {
+      access,
       maxImageBytes: config.MAX_IMAGE_MB,
       maxVideoBytes: config.MAX_VIDEO_MB,
       tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
@@ -53,9 +56,14 @@ export default fp(
       url: '/media/public/:name',
       handler: async (request, reply) => {
         const { name } = request.params as { name: string };
-        // Only content-hash names: no other characters, so no path traversal and no listing.
+        // Only the names the site makes: no other characters, so no path traversal and no listing.
         if (!PUBLIC_NAME.test(name)) throw httpError.notFound();
         const key = `public/${name}`;
+        // A copy of a file on a private or trashed record, or of a deleted file, answers 404 as if it never existed,
+        // unless the URL carries the signature the API gave a signed-in editor.
+        const visibility = await access.visibility(key);
+        const signed = visibility === 'hidden' && access.verify(key, (request.query as { v?: unknown }).v);
+        if (visibility === null || (visibility === 'hidden' && !signed)) throw httpError.notFound();
         const size = await storage.size(key);
         if (size === null) throw httpError.notFound();
         const range = parseRange(request.headers.range, size);
@@ -65,8 +73,9 @@ export default fp(
         const etag = `"${name}"`;
         reply
           .header('content-type', PUBLIC_CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream')
-          // Names are content hashes: the bytes behind a name never change.
-          .header('cache-control', 'public, max-age=31536000, immutable')
+          // The bytes behind a name never change, but a copy may be hidden at any moment: shared caches keep a public
+          // copy for ten minutes at most, and a hidden one is for the signed-in reader's browser alone.
+          .header('cache-control', signed ? 'private, max-age=3600' : 'public, max-age=600')
           .header('etag', etag)
           .header('accept-ranges', 'bytes');
         if (request.headers['if-none-match'] === etag) return reply.code(304).send();

@@ -13,6 +13,7 @@ import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
 import { ACCEPTED_LABEL, ACCEPTED_TYPES, type AcceptedType } from './formats';
 import { UnreadableImageError, makePublicImage, readRestrictedInfo, type RestrictedInfo } from './images';
+import { newPublicKey, type PublicCopyAccess } from './public-access';
 import type { Storage } from './storage';
 import { extractPoster, probeVideo, transcodeToMp4 } from './video';
 
@@ -47,6 +48,8 @@ export interface MediaServiceOptions {
   /** ffmpeg and ffprobe paths, or null when ffmpeg is not installed (videos are then served as uploaded). */
   ffmpeg?: { ffmpeg: string; ffprobe: string | null } | null;
   log?: { info: (msg: string) => void; warn: (msg: string) => void };
+  /** Signs the URLs of copies that are not public, for the signed-in editors shown them. */
+  access?: PublicCopyAccess;
 }
 
 export const VIDEO_JOB = 'video.process';
@@ -96,7 +99,7 @@ export class MediaService {
       const originalKey = `originals/${staged.sha256.slice(0, 2)}/${staged.sha256}`;
       let derived: Pick<MediaRow, 'width' | 'height' | 'variants' | 'publicKey' | 'restricted' | 'status'>;
       if (staged.type.kind === 'image') {
-        derived = await this.deriveImage(staged, file.field, db);
+        derived = await this.deriveImage(staged, file.field);
       } else {
         derived = { width: null, height: null, variants: [], publicKey: null, restricted: null, status: 'queued' };
       }
@@ -235,16 +238,11 @@ export class MediaService {
     return { path: tmpPath, sha256: hash.digest('hex'), size, type: type! };
   }
 
-  /** Public copies and restricted metadata of an image; an identical image already processed is reused. */
-  private async deriveImage(staged: Staged, field: string, db: Db) {
-    const [same] = await db
-      .select()
-      .from(media)
-      .where(and(eq(media.sha256, staged.sha256), eq(media.kind, 'image'), eq(media.status, 'ready')))
-      .limit(1);
-    if (same?.publicKey && same.variants.length) {
-      return { width: same.width, height: same.height, variants: same.variants, publicKey: same.publicKey, restricted: same.restricted, status: 'ready' };
-    }
+  /**
+   * Public copies and restricted metadata of an image. Made anew for every file, even when the same image was
+   * uploaded before: copies shared between a public record and a private one would stay served with the public one.
+   */
+  private async deriveImage(staged: Staged, field: string) {
     try {
       const image = await makePublicImage(staged.path, this.storage);
       const restricted = await readRestrictedInfo(staged.path);
@@ -276,8 +274,8 @@ export class MediaService {
     try {
       const tools = this.options.ffmpeg;
       if (!tools) {
-        const key = `public/${row.sha256}.${ext}`;
-        if ((await this.storage.size(key)) === null) await this.storage.put(key, await this.storage.get(row.storageKey), row.mime, row.size);
+        const key = newPublicKey(ext);
+        await this.storage.put(key, await this.storage.get(row.storageKey), row.mime, row.size);
         const reason = 'ffmpeg is not installed: the video is served as uploaded';
         this.options.log?.warn(`media ${mediaId}: ${reason}`);
         await this.db.update(media).set({ status: 'ready', statusReason: reason, publicKey: key }).where(eq(media.id, mediaId));
@@ -294,11 +292,9 @@ export class MediaService {
         await extractPoster(tools.ffmpeg, input, posterPath, probe?.durationSeconds ?? null);
         const poster = await makePublicImage(posterPath, this.storage);
 
-        const mp4Hash = createHash('sha256');
-        await pipeline(createReadStream(output), mp4Hash);
-        const mp4Key = `public/${mp4Hash.digest('hex')}.mp4`;
+        const mp4Key = newPublicKey('mp4');
         const mp4Size = (await stat(output)).size;
-        if ((await this.storage.size(mp4Key)) === null) await this.storage.put(mp4Key, createReadStream(output), 'video/mp4', mp4Size);
+        await this.storage.put(mp4Key, createReadStream(output), 'video/mp4', mp4Size);
         const webProbe = tools.ffprobe ? await probeVideo(tools.ffprobe, output) : null;
         await this.db
           .update(media)
@@ -438,11 +434,17 @@ export class MediaService {
    * (see `mayReadRestricted`) to add the restricted metadata and the processing status reason.
    */
   toDto(row: MediaRow, options: { restricted?: boolean } = {}): MediaDto {
-    const variants = row.variants.map((v) => ({ width: v.width, format: v.format as 'webp' | 'avif' | 'jpeg', url: this.publicUrl(v.key) }));
+    // A file not on a live, public record is shown only to signed-in readers; their browser gets signed URLs.
+    const hidden = row.removedAt !== null || !row.recordLive || !row.recordPublic;
+    const url = (key: string) => {
+      const plain = this.publicUrl(key);
+      return hidden && this.options.access ? `${plain}?v=${this.options.access.signature(key)}` : plain;
+    };
+    const variants = row.variants.map((v) => ({ width: v.width, format: v.format as 'webp' | 'avif' | 'jpeg', url: url(v.key) }));
     const jpegs = row.variants.filter((v) => v.format === 'jpeg').sort((a, b) => b.width - a.width);
     const dto: MediaDto = {
       imageId: row.id,
-      imageUrl: row.publicKey ? this.publicUrl(row.publicKey) : '',
+      imageUrl: row.publicKey ? url(row.publicKey) : '',
       kind: row.kind as MediaDto['kind'],
       width: row.width,
       height: row.height,
@@ -453,7 +455,7 @@ export class MediaService {
       caption: row.caption,
       graphic: row.graphic,
       status: row.status as MediaDto['status'],
-      posterUrl: row.kind === 'video' && jpegs[0] ? this.publicUrl(jpegs[0].key) : null,
+      posterUrl: row.kind === 'video' && jpegs[0] ? url(jpegs[0].key) : null,
     };
     if (options.restricted) {
       dto.restricted = (row.restricted as RestrictedInfo | null) ?? null;
