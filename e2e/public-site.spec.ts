@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, navigateInApp, test, type APIRequestContext, type Page } from './fixtures';
+import { appReady, expect, navigateInApp, test, type APIRequestContext, type Page } from './fixtures';
 import sharp from 'sharp';
 
 /**
@@ -388,6 +388,20 @@ test.describe('public site', () => {
     await page.goto(`/massacres/${record._id}`);
     await expect(page).toHaveURL(/\/massacres$/);
     await expect(page.getByTestId('page-title')).toHaveText(/^Massacres \(\d+\)$/);
+  });
+
+  test('an unknown address and a missing record answer 404 with the site page; a private record 404s to crawlers', async ({ page, request }) => {
+    const res = await page.goto('/no-such-page/anywhere');
+    expect(res!.status()).toBe(404);
+    await expect(page.getByText('This page does not exist.')).toBeVisible();
+    await appReady(page);
+    await expect(page.getByText('This page does not exist.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+    expect((await request.get('/victims/00000000-0000-4000-8000-000000000000')).status()).toBe(404);
+    const record = await createRecord(request, 'massacres', { title: 'Sample private massacre (status)', description: 'Sample test record, not real data.' });
+    expect((await request.get(`/massacres/${record._id}`)).status()).toBe(200);
+    expect((await request.put(`${API}/massacres/${record._id}/access`, { headers: await auth(request) })).ok()).toBe(true);
+    expect((await request.get(`/massacres/${record._id}`)).status()).toBe(404);
   });
 
   test('Amharic on a detail page: interface strings and an Ethiopian-calendar date', async ({ page, request }) => {

@@ -36,10 +36,18 @@ const template = `<!doctype html>
   </body>
 </html>`;
 
-// The stand-in renderer: lists what the API gives it, fails on /events, renders nothing for other addresses.
+// The stand-in renderer: lists what the API gives it, shows one massacre, fails on /events, has a not-found page for
+// /nowhere (as the app's catch-all route), renders nothing for other addresses.
 const renderer = `
 export async function render(url, { brand, api }) {
   if (url.startsWith('/events')) throw new Error('renderer failure (test)');
+  if (url.startsWith('/nowhere')) return { html: '<h1>Not found</h1>', stateScript: '', modules: [], status: 404 };
+  const one = /^\\/massacres\\/([^/?]+)$/.exec(url);
+  if (one) {
+    const res = await api('${API_BASE}/massacres/' + one[1], { method: 'GET' });
+    const item = res.ok ? await res.json() : null;
+    return { html: item ? '<h1>' + item.title.replace(/</g, '&lt;') + '</h1>' : '<p>No data has been found</p>', stateScript: '', modules: [], status: 200 };
+  }
   if (!url.startsWith('/massacres')) return null;
   const res = await api('${API_BASE}/massacres?limit=50', { method: 'GET' });
   const items = await res.json();
@@ -157,6 +165,25 @@ describe('server-rendered pages', () => {
     const removed = await call(t.app, { method: 'DELETE', url: `${API_BASE}/massacres/${id}/delete`, headers: admin.auth });
     expect(removed.status).toBeLessThan(300);
     expect(await page('/massacres')).not.toContain('Sample rendered massacre B (test)');
+  });
+
+  it('answers 404 with the rendered page for an unknown address and for a record that is missing, private or trashed', async () => {
+    const status = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })).statusCode;
+    const nowhere = await t.app.inject({ method: 'GET', url: '/nowhere/at/all', headers: { 'accept-encoding': 'identity' } });
+    expect(nowhere.statusCode).toBe(404);
+    expect(nowhere.body).toContain('<div id="root"><h1>Not found</h1></div>');
+    expect(await status('/massacres/00000000-0000-4000-8000-000000000000')).toBe(404);
+
+    const id = await create('Sample massacre for the status tests (test)');
+    expect(await page(`/massacres/${id}`)).toContain('Sample massacre for the status tests (test)');
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${id}/access`, headers: admin.auth });
+    expect(await status(`/massacres/${id}`)).toBe(404);
+    await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${id}/access`, headers: admin.auth });
+    expect(await status(`/massacres/${id}`)).toBe(200);
+    await call(t.app, { method: 'DELETE', url: `${API_BASE}/massacres/${id}/delete`, headers: admin.auth });
+    const trashed = await t.app.inject({ method: 'GET', url: `/massacres/${id}`, headers: { 'accept-encoding': 'identity' } });
+    expect(trashed.statusCode).toBe(404);
+    expect(trashed.body).toContain('No data has been found');
   });
 
   it('sends the plain shell when the renderer fails or has nothing for the address', async () => {

@@ -86,8 +86,10 @@ describe('link previews in the HTML shell', () => {
     expect(metaContent(list, 'property', 'og:title')).toBe('Displaced People');
     const unknown = (await t.app.inject({ method: 'GET', url: '/victims/00000000-0000-4000-8000-000000000000' })).body;
     expect(metaContent(unknown, 'property', 'og:title')).toBe(t.app.brand.siteName);
+    // Not a server error: 404 when the web app's server renderer is built (it asks the API for the record), the plain
+    // shell otherwise (the statuses themselves are tested in prerender.test.ts with a renderer of its own).
     const notUuid = await t.app.inject({ method: 'GET', url: '/victims/not-an-id' });
-    expect(notUuid.statusCode).toBe(200);
+    expect([200, 404]).toContain(notUuid.statusCode);
   });
 });
 

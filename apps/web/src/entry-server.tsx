@@ -21,6 +21,8 @@ export interface RenderedPage {
   stateScript: string;
   /** The screens' source files (keys of the build manifest), whose chunks and styles the page links. */
   modules: string[];
+  /** 404 for an address the app has no screen for; the server also answers 404 when the page's record is missing. */
+  status: number;
 }
 
 export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
@@ -83,5 +85,5 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
     await Promise.all(waiting.map((query) => query.fetch().catch(() => undefined)));
     html = page();
   }
-  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module) };
+  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module), status: leaf.status ?? 200 };
 }

@@ -18,6 +18,8 @@ type PageModule = { default: ComponentType };
 export interface RouteHandle {
   module: string;
   prerender: boolean;
+  /** The HTTP status of the server-rendered page (404 for the catch-all); 200 when not set. */
+  status?: number;
 }
 
 const screens = {
@@ -82,7 +84,8 @@ export const routes: RouteObject[] = [
       { path: 'admin/trash', ...guarded('../features/admin/TrashPage.tsx') },
       { path: 'admin/audit', ...guarded('../features/admin/AuditPage.tsx') },
       { path: 'admin/users', ...guarded('../features/admin/UsersPage.tsx') },
-      { path: '*', Component: NotFound },
+      // Rendered by the server too, so crawlers and link previews get a 404 with the site's page, not an empty 200.
+      { path: '*', Component: NotFound, handle: { module: 'src/components/NotFound.tsx', prerender: true, status: 404 } satisfies RouteHandle },
     ],
   },
 ];

@@ -18,7 +18,8 @@ declare module 'fastify' {
     brand: BrandConfig;
     /** Areas add resolvers for their routes (record detail, lists, image viewer). */
     metaResolvers: MetaResolver[];
-    renderPage: (request: FastifyRequest) => Promise<string>;
+    /** The page's HTML and status: 404 for an unknown address or a record an anonymous visitor may not read. */
+    renderPage: (request: FastifyRequest) => Promise<{ status: number; html: string }>;
   }
 }
 
@@ -65,7 +66,8 @@ export default fp(
           break;
         }
       }
-      return renderShell(template, meta, brand, await prerenderer?.render(request.url));
+      const page = await prerenderer?.render(request.url);
+      return { status: page?.status ?? 200, html: renderShell(template, meta, brand, page) };
     });
 
     if (hasBuild) {
@@ -85,11 +87,10 @@ export default fp(
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
     const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      app.publicCache.serve(request, reply, async () => ({
-        status: 200,
-        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
-        body: await app.renderPage(request),
-      }));
+      app.publicCache.serve(request, reply, async () => {
+        const page = await app.renderPage(request);
+        return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html };
+      });
 
     // Every client route: the shell. API and media paths keep their JSON 404s.
     app.setNotFoundHandler((request, reply) => {

@@ -8,8 +8,11 @@ import type { PrerenderedBody } from './shell';
 /** The web app's server renderer (apps/web/src/entry-server.tsx), as the server sees it. */
 type Api = (url: string, init: RequestInit) => Promise<Response>;
 interface WebRenderer {
-  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[] } | null>;
+  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number } | null>;
 }
+
+/** A rendered page and the status it is answered with. */
+export type RenderedPage = PrerenderedBody & { status: number };
 
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -69,10 +72,12 @@ export function createPrerenderer(app: FastifyInstance, options: { ssrDir: strin
   let renderer: Promise<WebRenderer> | null = null;
   const load = () => (renderer ??= import(pathToFileURL(entry).href) as Promise<WebRenderer>);
 
-  // The page's API calls, answered by this app without credentials: what an anonymous visitor may read, no more.
-  const api: Api = async (url, init) => {
+  // The page's API calls, answered by this app without credentials: what an anonymous visitor may read, no more. A
+  // call answered 404 means the page's record is missing, trashed or private: the page is answered 404 too.
+  const apiFor = (seen: { notFound: boolean }): Api => async (url, init) => {
     if ((init.method ?? 'GET') !== 'GET') throw new Error(`prerender: only reads, not ${init.method} ${url}`);
     const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    if (res.statusCode === 404) seen.notFound = true;
     const headers = new Headers();
     for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
     const noBody = res.statusCode === 204 || res.statusCode === 205 || res.statusCode === 304;
@@ -82,11 +87,13 @@ export function createPrerenderer(app: FastifyInstance, options: { ssrDir: strin
   return {
     /** The inline script every rendered page carries (the security policy must allow it). */
     startScript,
-    async render(url: string): Promise<PrerenderedBody | null> {
+    async render(url: string): Promise<RenderedPage | null> {
       try {
-        const page = await (await load()).render(url, { brand: options.brand, api });
+        const seen = { notFound: false };
+        const page = await (await load()).render(url, { brand: options.brand, api: apiFor(seen) });
         if (!page) return null;
-        return { html: page.html, stateScript: page.stateScript, startScript, ...pageAssets(manifest, page.modules) };
+        const status = seen.notFound ? 404 : (page.status ?? 200);
+        return { html: page.html, stateScript: page.stateScript, startScript, status, ...pageAssets(manifest, page.modules) };
       } catch (err) {
         app.log.error({ err, url }, 'prerender failed: sending the page without its content');
         return null;
