@@ -1,4 +1,4 @@
-import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Append-only log of every write. Each entry's hash covers the previous entry's hash and its own content, so
@@ -27,3 +27,25 @@ export const auditLog = pgTable(
 );
 
 export type AuditRow = typeof auditLog.$inferSelect;
+
+/**
+ * Signed statements of the audit chain's head: "entry `seq` has hash `hash`", signed with the site's Ed25519 key
+ * (public at /.well-known/audit-key), optionally with an RFC 3161 time-stamp token over the same statement. A chain
+ * whose newest entries were removed, or rewritten with new hashes, no longer reaches the last checkpoint's head.
+ */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  /** SHA-256 of the public key, hex: which key signed (a key may be replaced; old checkpoints keep theirs). */
+  keyId: text('key_id').notNull(),
+  publicKey: text('public_key').notNull(),
+  /** Ed25519 signature (base64) of the checkpoint's statement (see services/audit-checkpoints.ts). */
+  signature: text('signature').notNull(),
+  /** DER time-stamp token (base64) from TSA_URL over the statement's SHA-256, when a TSA is configured. */
+  timestampToken: text('timestamp_token'),
+  timestampedAt: timestamp('timestamped_at', { withTimezone: true, mode: 'date' }),
+});
+
+export type AuditCheckpointRow = typeof auditCheckpoints.$inferSelect;
