@@ -7,12 +7,17 @@ import { upsertSuper } from './services/accounts';
 import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
 import { backupCommand, restoreCommand } from './modules/backup/cli';
+import { auditExportCommand, auditVerifyCommand } from './modules/audit/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
  * Areas add their commands to `commands`.
  */
-type Command = { usage: string; run: (args: string[], database: Database) => Promise<number> };
+type Command = { usage: string } & (
+  | { offline?: false; run: (args: string[], database: Database) => Promise<number> }
+  /** Needs no database (checks a file): none is started for it. */
+  | { offline: true; run: (args: string[]) => Promise<number> }
+);
 
 export const commands: Record<string, Command> = {
   'migrate-from-pglite': {
@@ -36,6 +41,8 @@ export const commands: Record<string, Command> = {
   'import-contacts': importContactsCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  'audit:export': auditExportCommand,
+  'audit:verify': auditVerifyCommand,
   'create-super': {
     usage: 'create-super <email> <password>   create or promote an active super account',
     async run(args, database) {
@@ -61,6 +68,10 @@ async function main() {
   if (!command) {
     console.error(`Usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`);
     process.exit(name ? 2 : 0);
+  }
+  if (command.offline) {
+    process.exitCode = await command.run(args);
+    return;
   }
   const { database } = await startProcess({ allowPgliteFolder: name === 'migrate-from-pglite' });
   if (database.embedded?.startedHere) console.error('The site is not running: started its database for this command, stopped after it.');

@@ -88,6 +88,10 @@ const envSchema = z.object({
   INITIAL_SUPER_PASSWORD: z.string().min(10, { error: 'must be at least 10 characters' }).optional(),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Every this many audit entries, a signed checkpoint of the chain's head (and at least daily). */
+  AUDIT_CHECKPOINT_EVERY: positiveInt(1_000_000).default(100),
+  /** Ed25519 private key (PEM) that signs audit checkpoints; generated into DATA_DIR when not set. */
+  AUDIT_SIGNING_KEY: z.string().includes('PRIVATE KEY', { error: 'must be a PEM private key' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
+import { AuditSigner } from '../services/audit-checkpoints';
 import { JobQueue } from '../services/jobs';
 import { MailService } from '../services/mail';
 
@@ -13,6 +14,8 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     audit: AuditService;
+    /** Signs audit checkpoints; its public key is published at /.well-known/audit-key. */
+    auditSigner: AuditSigner;
     mail: MailService;
     jobs: JobQueue;
     /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation across processes). */
@@ -26,7 +29,9 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
     app.decorate('config', config);
     app.decorate('database', database);
     app.decorate('db', database.db);
-    app.decorate('audit', new AuditService(database.db));
+    const signer = config.AUDIT_SIGNING_KEY ? AuditSigner.fromPem(config.AUDIT_SIGNING_KEY) : AuditSigner.forDataDir(config.dataDir);
+    app.decorate('audit', new AuditService(database.db, { signer, every: config.AUDIT_CHECKPOINT_EVERY }));
+    app.decorate('auditSigner', signer);
     app.decorate(
       'mail',
       new MailService({

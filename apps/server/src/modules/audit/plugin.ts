@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import { API_BASE, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, TOTAL_COUNT_HEADER } from '@app/shared';
+import type { AuditCheckpointRow } from '../../db/schema';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 
 const auditQuery = z.object({
@@ -36,12 +37,64 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     `${API_BASE}/audit/verify`,
-    { preHandler: staffOnly, schema: { tags: ['audit'], summary: 'Re-compute the hash chain (admin, super)' } },
+    {
+      preHandler: staffOnly,
+      schema: { tags: ['audit'], summary: 'Re-compute the hash chain and check it against every signed checkpoint (admin, super)' },
+    },
     async (_request, reply) => {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
       return app.audit.verify();
     },
   );
+
+  // Public on purpose: anyone may keep copies of the checkpoints and the key, which is what makes a rewritten or cut
+  // chain detectable by people who do not trust the site's database. They name no person, only counts and hashes.
+  app.get(
+    `${API_BASE}/audit/checkpoints`,
+    { schema: { tags: ['audit'], summary: "Signed checkpoints of the audit chain's head, oldest first (public)" } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return (await app.audit.listCheckpoints()).map(checkpointDto);
+    },
+  );
+  app.post(
+    `${API_BASE}/audit/checkpoints`,
+    { preHandler: staffOnly, schema: { tags: ['audit'], summary: "Sign the chain's head now (admin, super); 201, or 200 with null when it is signed already" } },
+    async (_request, reply) => {
+      const made = await app.audit.checkpoint();
+      return reply.status(made ? 201 : 200).send(made ? checkpointDto(made) : null);
+    },
+  );
+  app.get('/.well-known/audit-key', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'application/x-pem-file; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${app.auditSigner.publicKeyPem}\n`),
+  );
+
+  // At least one checkpoint a day while the chain grows (the others come with every AUDIT_CHECKPOINT_EVERY entries).
+  const daily = async () => {
+    const newest = await app.audit.newestCheckpoint();
+    if (!newest || Date.now() - newest.at.getTime() >= DAY_MS) await app.audit.checkpoint();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await daily().catch((err: unknown) => app.log.error({ err }, 'audit checkpoint failed'));
+    timer = setInterval(() => void daily().catch((err: unknown) => app.log.error({ err }, 'audit checkpoint failed')), HOUR_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 };
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+function checkpointDto(row: AuditCheckpointRow) {
+  return {
+    seq: row.seq,
+    hash: row.hash,
+    at: row.at.toISOString(),
+    keyId: row.keyId,
+    publicKey: row.publicKey,
+    signature: row.signature,
+  };
+}
 
 export default auditRoutes;

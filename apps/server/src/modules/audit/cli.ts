@@ -1,0 +1,119 @@
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Database } from '../../db';
+import type { AuditRow } from '../../db/schema';
+import { AuditService, GENESIS_HASH, entryHash } from '../../services/audit';
+import { keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
+
+/**
+ * `audit:export <file>` writes the whole chain and its checkpoints as JSON lines; `audit:verify <file>` checks such a
+ * file offline, with no database and no site: every entry's hash and link, and every checkpoint's signature against
+ * the public key given (the one published at /.well-known/audit-key, kept by whoever checks).
+ */
+
+type ExportLine = ({ type: 'entry' } & Omit<AuditRow, 'at'> & { at: string }) | ({ type: 'checkpoint' } & Omit<SignedCheckpoint, 'at'> & { at: string });
+
+async function exportChain(database: Database, file: string): Promise<{ entries: number; checkpoints: number }> {
+  const out = createWriteStream(file, { flags: 'wx' });
+  const write = async (line: ExportLine) => {
+    if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
+  };
+  const audit = new AuditService(database.db);
+  let entries = 0;
+  let afterSeq = 0;
+  for (;;) {
+    const rows = await database.query<Record<string, unknown>>(
+      'select seq, at, actor_id, actor_role, action, category, record_id, subject, changes, prev_hash, hash from audit_log where seq > $1 order by seq limit 1000',
+      [afterSeq],
+    );
+    if (!rows.length) break;
+    for (const r of rows) {
+      await write({
+        type: 'entry',
+        seq: Number(r.seq),
+        at: new Date(r.at as string).toISOString(),
+        actorId: (r.actor_id as string | null) ?? null,
+        actorRole: (r.actor_role as string | null) ?? null,
+        action: r.action as string,
+        category: (r.category as string | null) ?? null,
+        recordId: (r.record_id as string | null) ?? null,
+        subject: (r.subject as string | null) ?? null,
+        changes: (typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes) as AuditRow['changes'],
+        prevHash: r.prev_hash as string,
+        hash: r.hash as string,
+      });
+      entries++;
+      afterSeq = Number(r.seq);
+    }
+  }
+  const checkpoints = await audit.listCheckpoints();
+  for (const c of checkpoints) {
+    await write({ type: 'checkpoint', seq: c.seq, hash: c.hash, at: c.at.toISOString(), keyId: c.keyId, publicKey: c.publicKey, signature: c.signature });
+  }
+  out.end();
+  await once(out, 'finish');
+  return { entries, checkpoints: checkpoints.length };
+}
+
+/** Reads an export: entries stream through the check; checkpoints are gathered first (they come last in the file). */
+async function readCheckpoints(file: string): Promise<SignedCheckpoint[]> {
+  const found: SignedCheckpoint[] = [];
+  for await (const line of createInterface({ input: createReadStream(file) })) {
+    if (!line.includes('"type":"checkpoint"')) continue;
+    const c = JSON.parse(line) as ExportLine & { type: 'checkpoint' };
+    found.push({ seq: c.seq, hash: c.hash, at: new Date(c.at), keyId: c.keyId, publicKey: c.publicKey, signature: c.signature });
+  }
+  return found;
+}
+
+async function* readEntries(file: string): AsyncGenerator<AuditRow> {
+  for await (const line of createInterface({ input: createReadStream(file) })) {
+    if (!line.trim()) continue;
+    const parsed = JSON.parse(line) as ExportLine;
+    if (parsed.type !== 'entry') continue;
+    const { type: _type, ...entry } = parsed;
+    yield { ...entry, at: new Date(entry.at) };
+  }
+}
+
+export async function verifyExport(file: string, publicKeyPem: string | null, print: (line: string) => void = console.log): Promise<number> {
+  const checkpoints = await readCheckpoints(file);
+  const trusted = new Set(publicKeyPem ? [keyIdOf(publicKeyPem)] : checkpoints.map((c) => c.keyId));
+  if (!publicKeyPem) print('No --public-key given: checkpoints are checked against the keys the file names, which proves only that the file agrees with itself.');
+  const report = await verifyChain(readEntries(file), entryHash, checkpoints, trusted, GENESIS_HASH);
+  if (report.ok) {
+    print(`The chain of ${report.entries} entries verifies, with ${report.checkpoints} signed checkpoints (the newest at entry ${report.newestCheckpointSeq ?? '-'}).`);
+    return 0;
+  }
+  print(`The chain does NOT verify at entry ${report.firstBrokenSeq}: ${report.reason}.`);
+  return 1;
+}
+
+export const auditExportCommand = {
+  usage: 'audit:export <file>                 write the audit chain and its signed checkpoints as JSON lines',
+  async run(args: string[], database: Database) {
+    const [file] = args;
+    if (!file) {
+      console.error('audit:export: name the file to write');
+      return 2;
+    }
+    const { entries, checkpoints } = await exportChain(database, file);
+    console.log(`Wrote ${entries} entries and ${checkpoints} checkpoints to ${file}`);
+    return 0;
+  },
+};
+
+export const auditVerifyCommand = {
+  usage: 'audit:verify <file> [--public-key <pem>]   check an exported chain offline (no database needed)',
+  offline: true as const,
+  async run(args: string[]) {
+    const file = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--public-key');
+    const keyAt = args.indexOf('--public-key');
+    if (!file || (keyAt >= 0 && !args[keyAt + 1])) {
+      console.error('audit:verify: usage: audit:verify <file> [--public-key <pem file>]');
+      return 2;
+    }
+    return verifyExport(file, keyAt >= 0 ? readFileSync(args[keyAt + 1]!, 'utf8') : null);
+  },
+};

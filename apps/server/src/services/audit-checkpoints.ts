@@ -1,0 +1,143 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Checkpoints of the audit chain: "entry `seq` has hash `hash`", signed with the site's Ed25519 key. The chain alone
+ * shows an entry changed or removed in its middle, but not its newest entries cut off, nor the whole chain rebuilt
+ * with new hashes by someone who can write to the database. A checkpoint kept outside the database (fetched from
+ * /api/v1.0.0/audit/checkpoints by anyone, or time-stamped) pins the chain up to its entry: the rebuilt chain no
+ * longer reaches it, and a new checkpoint would need the site's private key.
+ */
+
+export interface CheckpointStatement {
+  seq: number;
+  hash: string;
+  at: Date;
+}
+
+export interface SignedCheckpoint extends CheckpointStatement {
+  keyId: string;
+  publicKey: string;
+  signature: string;
+}
+
+/** The bytes that are signed: versioned, one field a line, so no two statements share a byte string. */
+export function statementBytes(c: CheckpointStatement): Buffer {
+  return Buffer.from(`audit-checkpoint v1\n${c.seq}\n${c.hash}\n${c.at.toISOString()}\n`);
+}
+
+export function keyIdOf(publicKeyPem: string): string {
+  return createHash('sha256').update(publicKeyPem.trim()).digest('hex');
+}
+
+/** The site's signing key: from AUDIT_SIGNING_KEY (PEM), else generated once into the data folder. */
+export class AuditSigner {
+  readonly publicKeyPem: string;
+  readonly keyId: string;
+
+  private constructor(private readonly privateKey: KeyObject) {
+    this.publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString().trim();
+    this.keyId = keyIdOf(this.publicKeyPem);
+  }
+
+  static fromPem(pem: string): AuditSigner {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error('AUDIT_SIGNING_KEY: must be an Ed25519 private key in PEM');
+    return new AuditSigner(key);
+  }
+
+  /** The key kept in `DATA_DIR/audit-signing-key.pem` (made on first use, readable by the site's user only). */
+  static forDataDir(dataDir: string): AuditSigner {
+    const file = path.join(dataDir, 'audit-signing-key.pem');
+    if (!existsSync(file)) {
+      mkdirSync(dataDir, { recursive: true });
+      const { privateKey } = generateKeyPairSync('ed25519');
+      writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+    }
+    return AuditSigner.fromPem(readFileSync(file, 'utf8'));
+  }
+
+  sign(statement: CheckpointStatement): SignedCheckpoint {
+    return {
+      ...statement,
+      keyId: this.keyId,
+      publicKey: this.publicKeyPem,
+      signature: sign(null, statementBytes(statement), this.privateKey).toString('base64'),
+    };
+  }
+}
+
+export function signatureValid(c: SignedCheckpoint): boolean {
+  try {
+    return verify(null, statementBytes(c), createPublicKey(c.publicKey), Buffer.from(c.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+export interface ChainEntry {
+  seq: number;
+  hash: string;
+  prevHash: string;
+}
+
+export interface ChainReport {
+  ok: boolean;
+  entries: number;
+  firstBrokenSeq: number | null;
+  reason: string | null;
+  checkpoints: number;
+  /** The newest checkpoint the chain reaches, when there is one. */
+  newestCheckpointSeq: number | null;
+}
+
+/**
+ * Walks a chain, checking each entry's hash (`hashOf`) and link, and every checkpoint against it: signed by a trusted
+ * key, and naming an entry that exists with exactly that hash. Shared by GET /audit/verify and the offline check of
+ * an exported chain, so both prove the same thing.
+ */
+export async function verifyChain<E extends ChainEntry>(
+  entries: AsyncIterable<E>,
+  hashOf: (prevHash: string, entry: E) => string,
+  checkpoints: SignedCheckpoint[],
+  trustedKeyIds: Set<string>,
+  genesisHash: string,
+): Promise<ChainReport> {
+  const bySeq = new Map<number, SignedCheckpoint[]>();
+  for (const c of checkpoints) bySeq.set(c.seq, [...(bySeq.get(c.seq) ?? []), c]);
+  const fail = (entries: number, seq: number | null, reason: string): ChainReport => ({
+    ok: false,
+    entries,
+    firstBrokenSeq: seq,
+    reason,
+    checkpoints: checkpoints.length,
+    newestCheckpointSeq: null,
+  });
+  for (const c of checkpoints) {
+    if (!trustedKeyIds.has(c.keyId) || keyIdOf(c.publicKey) !== c.keyId) {
+      return fail(0, c.seq, `the checkpoint at entry ${c.seq} is signed by a key the site does not trust (${c.keyId.slice(0, 16)}...)`);
+    }
+    if (!signatureValid(c)) return fail(0, c.seq, `the checkpoint at entry ${c.seq} has a signature that does not verify`);
+  }
+  let prevHash = genesisHash;
+  let count = 0;
+  let lastSeq = 0;
+  for await (const entry of entries) {
+    count++;
+    if (entry.prevHash !== prevHash) return fail(count, entry.seq, 'an entry before this one was removed or changed');
+    if (hashOf(prevHash, entry) !== entry.hash) return fail(count, entry.seq, 'this entry was changed after it was written');
+    for (const c of bySeq.get(entry.seq) ?? []) {
+      if (c.hash !== entry.hash) return fail(count, entry.seq, `this entry's hash is not the one its signed checkpoint names: the chain up to it was rewritten`);
+    }
+    bySeq.delete(entry.seq);
+    prevHash = entry.hash;
+    lastSeq = entry.seq;
+  }
+  const unreached = [...bySeq.keys()].sort((a, b) => a - b);
+  if (unreached.length) {
+    return fail(count, unreached[0]!, `a signed checkpoint names entry ${unreached[0]}, which is not in the chain: entries were removed (the chain ends at ${lastSeq})`);
+  }
+  const newest = checkpoints.reduce<number | null>((max, c) => (max === null || c.seq > max ? c.seq : max), null);
+  return { ok: true, entries: count, firstBrokenSeq: null, reason: null, checkpoints: checkpoints.length, newestCheckpointSeq: newest };
+}

@@ -1,0 +1,117 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { API_BASE } from '@app/shared';
+import { auditLog } from '../src/db/schema';
+import { commands } from '../src/cli';
+import { verifyExport } from '../src/modules/audit/cli';
+import { entryHash, GENESIS_HASH } from '../src/services/audit';
+import { AuditSigner } from '../src/services/audit-checkpoints';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+
+/**
+ * Audit checkpoints: with a checkpoint every 5 entries, cutting off the newest entries or rebuilding the chain with
+ * fresh hashes is detected, online (GET /audit/verify) and offline (an exported chain and the published key).
+ */
+describe('signed checkpoints of the audit chain', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof createUser>>;
+  /** Entries the app wrote at its start (e.g. loading the representatives' directory), before the test's twelve. */
+  let base: number;
+  /** The checkpoints: the one signed at start when the chain was not empty, then every fifth entry. */
+  const expectedCheckpoints = () => [...(base ? [base] : []), ...Array.from({ length: 12 }, (_, i) => base + i + 1).filter((seq) => seq % 5 === 0)];
+  const firstCheckpointFrom = (seq: number) => expectedCheckpoints().find((c) => c >= seq)!;
+  const files = mkdtempSync(path.join(os.tmpdir(), 'audit-export-'));
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
+
+  beforeEach(async () => {
+    t = await createTestApp({ AUDIT_CHECKPOINT_EVERY: '5' });
+    admin = await createUser(t.app, 'admin');
+    const [head] = await t.database.query<{ seq: string | null }>('select max(seq)::text as seq from audit_log');
+    base = Number(head?.seq ?? 0);
+    for (let i = 1; i <= 12; i++) {
+      await t.app.audit.append({ actor: null, action: 'test.entry', subject: `test entry ${i} (test data)`, changes: { n: { before: i - 1, after: i } } });
+    }
+  });
+  afterEach(async () => t.close());
+
+  const verify = async () => (await call(t.app, { method: 'GET', url: `${API_BASE}/audit/verify`, headers: admin.auth })).body;
+
+  it('signs every fifth entry; anyone can read the checkpoints and the key, and the chain verifies against them', async () => {
+    const res = await call(t.app, { method: 'GET', url: `${API_BASE}/audit/checkpoints` });
+    expect(res.status).toBe(200);
+    expect(res.body.map((c: { seq: number }) => c.seq)).toEqual(expectedCheckpoints());
+    const key = await t.app.inject({ method: 'GET', url: '/.well-known/audit-key' });
+    expect(key.statusCode).toBe(200);
+    expect(key.body).toContain('BEGIN PUBLIC KEY');
+    expect(res.body.every((c: { publicKey: string }) => c.publicKey === key.body.trim())).toBe(true);
+    expect(await verify()).toMatchObject({ ok: true, entries: base + 12, checkpoints: expectedCheckpoints().length, newestCheckpointSeq: expectedCheckpoints().at(-1) });
+
+    // On demand (and daily): the head is signed once.
+    const made = await call(t.app, { method: 'POST', url: `${API_BASE}/audit/checkpoints`, headers: admin.auth });
+    expect(made.status).toBe(201);
+    expect(made.body.seq).toBe(base + 12);
+    expect((await call(t.app, { method: 'POST', url: `${API_BASE}/audit/checkpoints`, headers: admin.auth })).status).toBe(200);
+    expect((await call(t.app, { method: 'POST', url: `${API_BASE}/audit/checkpoints` })).status).toBe(401);
+  });
+
+  it('detects the newest entries cut off, which the chain alone cannot show', async () => {
+    await t.database.query('delete from audit_log where seq >= $1', [base + 9]);
+    const report = await verify();
+    expect(report.ok).toBe(false);
+    expect(report.firstBrokenSeq).toBe(firstCheckpointFrom(base + 9));
+    expect(report.reason).toMatch(/entries were removed/);
+  });
+
+  it('detects a chain rebuilt with fresh hashes after an entry was changed', async () => {
+    const rows = await t.app.db.select().from(auditLog).orderBy(auditLog.seq);
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      const changed = row.seq === base + 3 ? { ...row, subject: 'rewritten (test)' } : row;
+      const hash = entryHash(prev, changed);
+      await t.database.query('update audit_log set subject = $1, prev_hash = $2, hash = $3 where seq = $4', [changed.subject, prev, hash, row.seq]);
+      prev = hash;
+    }
+    const report = await verify();
+    expect(report.ok).toBe(false);
+    expect(report.firstBrokenSeq).toBe(firstCheckpointFrom(base + 3));
+    expect(report.reason).toMatch(/rewritten/);
+  });
+
+  it('refuses a checkpoint signed by another key', async () => {
+    const forger = AuditSigner.forDataDir(mkdtempSync(path.join(files, 'forger-')));
+    const [head] = await t.database.query<{ seq: string; hash: string }>('select seq::text, hash from audit_log order by seq desc limit 1');
+    const forged = forger.sign({ seq: Number(head!.seq), hash: head!.hash, at: new Date() });
+    await t.database.query('insert into audit_checkpoints (seq, hash, at, key_id, public_key, signature) values ($1, $2, $3, $4, $5, $6)', [
+      forged.seq,
+      forged.hash,
+      forged.at,
+      forged.keyId,
+      forged.publicKey,
+      forged.signature,
+    ]);
+    expect(await verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/key the site does not trust/) });
+  });
+
+  it('exports the chain and checks it offline against the published key; an edited export fails', async () => {
+    const file = path.join(files, `chain-${Date.now()}.ndjson`);
+    const exported = commands['audit:export']!;
+    expect(exported.offline).toBeFalsy();
+    if (exported.offline) return;
+    expect(await exported.run([file], t.database)).toBe(0);
+    const key = (await t.app.inject({ method: 'GET', url: '/.well-known/audit-key' })).body;
+    const lines: string[] = [];
+    expect(await verifyExport(file, key, (l) => lines.push(l))).toBe(0);
+    expect(lines.at(-1)).toContain(`${base + 12} entries verifies, with ${expectedCheckpoints().length} signed checkpoints`);
+
+    // The newest four entries left out of the file: the last checkpoint among them is not reached.
+    const cut = path.join(files, 'cut.ndjson');
+    const dropped = new Set([base + 9, base + 10, base + 11, base + 12]);
+    writeFileSync(cut, readFileSync(file, 'utf8').split('\n').filter((l) => !dropped.has(Number(/"type":"entry","seq":(\d+),/.exec(l)?.[1]))).join('\n'));
+    expect(await verifyExport(cut, key, () => {})).toBe(1);
+    // Checked against another site's key, the genuine file fails too: the key is what is trusted.
+    const otherKey = AuditSigner.forDataDir(mkdtempSync(path.join(files, 'other-'))).publicKeyPem;
+    expect(await verifyExport(file, otherKey, () => {})).toBe(1);
+  });
+});
