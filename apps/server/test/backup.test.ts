@@ -16,6 +16,7 @@ import { runBackup, runRestore } from '../src/modules/backup/cli';
 import { checkArchive, restoreBackup } from '../src/modules/backup/restore';
 import { LocalStorage, S3Storage, type Storage } from '../src/modules/media/storage';
 import { AuditService } from '../src/services/audit';
+import { startS3Server } from './s3-server';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { imageField, multipart, sampleFields, testImage } from './records-helpers';
 
@@ -377,29 +378,18 @@ describe('a backup taken while editors write', () => {
 });
 
 describe('files in S3', () => {
-  const s3Dir = mkdtempSync(path.join(os.tmpdir(), 'backup-s3-'));
-  let s3rver: { run: () => Promise<{ port: number }>; close: () => Promise<void> };
+  let s3: Awaited<ReturnType<typeof startS3Server>>;
   let s3Source: TestApp;
   let port: number;
 
   beforeAll(async () => {
-    // s3rver ships no types.
-    const { default: S3rver } = (await import('s3rver' as string)) as { default: new (options: Record<string, unknown>) => typeof s3rver };
-    s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'backup-source' }, { name: 'restore-target' }] });
-    ({ port } = await s3rver.run());
-    s3Source = await createTestApp({
-      STORAGE: 's3',
-      S3_BUCKET: 'backup-source',
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true',
-    });
+    s3 = await startS3Server(['backup-source', 'restore-target']);
+    port = s3.port;
+    s3Source = await createTestApp(s3.env('backup-source'));
   }, 60_000);
   afterAll(async () => {
     await s3Source?.close();
-    await s3rver?.close();
-    rmSync(s3Dir, { recursive: true, force: true });
+    await s3?.close();
   });
 
   it('backs up a bucket and restores it into an empty one, byte for byte', async () => {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -10,32 +9,21 @@ import { records } from '../src/db/schema';
 import { S3Storage } from '../src/modules/media/storage';
 import { runMediaVerify } from '../src/modules/media/verify-command';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { startS3Server } from './s3-server';
 
 /** STORAGE=s3: uploads go to the bucket, and the app still serves the public copies at /media/public/. */
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const s3Dir = mkdtempSync(path.join(os.tmpdir(), 'media-s3-'));
-let s3rver: { run: () => Promise<{ port: number }>; close: () => Promise<void> };
+let s3: Awaited<ReturnType<typeof startS3Server>>;
 let t: TestApp;
 
 beforeAll(async () => {
-  // s3rver ships no types.
-  const { default: S3rver } = (await import('s3rver' as string)) as { default: new (options: Record<string, unknown>) => typeof s3rver };
-  s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'media-test' }] });
-  const { port } = await s3rver.run();
-  t = await createTestApp({
-    STORAGE: 's3',
-    S3_BUCKET: 'media-test',
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-  });
+  s3 = await startS3Server(['media-test']);
+  t = await createTestApp(s3.env('media-test'));
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  await s3rver?.close();
-  rmSync(s3Dir, { recursive: true, force: true });
+  await s3?.close();
 });
 
 it('stores originals and copies in the bucket and serves the copies through the app, with ranges', async () => {
