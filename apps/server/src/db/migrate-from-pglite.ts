@@ -1,6 +1,6 @@
 import { renameSync } from 'node:fs';
-import { sql, type SQL } from 'drizzle-orm';
-import { openDatabase, type Database, type Db } from './index';
+import { sql } from 'drizzle-orm';
+import { openDatabase, rowsOf, type Database, type Db } from './index';
 import { AuditService } from '../services/audit';
 
 /**
@@ -61,11 +61,6 @@ async function copyTables(source: Database, target: Database, tables: string[], 
     if (!chain.ok) throw new Error(`the copied audit chain does not verify at entry ${chain.firstBrokenSeq}: ${chain.reason}`);
     return chain.entries;
   });
-}
-
-/** Both drivers answer `execute` with `{ rows }`; the shared database type leaves the result untyped. */
-async function rowsOf<T>(tx: Db, query: SQL): Promise<T[]> {
-  return ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** Serial and identity columns continue after the copied rows, so the next insert does not reuse a number. */

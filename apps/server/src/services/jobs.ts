@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db';
+import { rowsOf, type Db } from '../db';
 import { jobs } from '../db/schema';
 
 export type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
@@ -48,7 +48,9 @@ export class JobQueue {
   async runOne(): Promise<boolean> {
     const kinds = [...this.handlers.keys()];
     if (!kinds.length) return false;
-    const claimed = await this.db.execute(sql`
+    const [row] = await rowsOf<Record<string, unknown>>(
+      this.db,
+      sql`
       update ${jobs} set state = 'processing', locked_at = now(), locked_by = ${this.workerId},
         attempts = attempts + 1, updated_at = now()
       where id = (
@@ -56,8 +58,8 @@ export class JobQueue {
         where state = 'queued' and run_at <= now() and kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})
         order by run_at for update skip locked limit 1
       )
-      returning id, kind, payload, attempts, max_attempts`);
-    const row = (claimed as unknown as { rows: Record<string, unknown>[] }).rows[0];
+      returning id, kind, payload, attempts, max_attempts`,
+    );
     if (!row) return false;
     const id = String(row.id);
     const attempts = Number(row.attempts);

@@ -1,14 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db';
 
 /** A transaction handle; every read of a backup and every write of a restore goes through one. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** Rows of a statement on either driver (node-postgres and PGlite both answer with `{ rows }`). */
-export async function rowsOf<T>(tx: Tx | Db, query: SQL): Promise<T[]> {
-  const result = (await tx.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
+export { rowsOf };
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const qualified = (table: string) => `public.${quoteIdent(table)}`;

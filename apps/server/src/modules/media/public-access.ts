@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db';
+import { rowsOf, type Db } from '../../db';
 
 /**
  * Who may fetch a public copy (`/media/public/<name>`). A copy is served to anyone only while its file is on a record
@@ -35,11 +35,13 @@ export class PublicCopyAccess {
 
   /** 'public' when any live, public record's file has this copy; 'hidden' when only others do; null: no such copy. */
   async visibility(key: string): Promise<CopyVisibility | null> {
-    const result = (await this.db.execute(sql`
-      select bool_or(m.removed_at is null and m.record_live and m.record_public) as visible
-      from media_public_files f join media m on m.id = f.media_id
-      where f.key = ${key}`)) as unknown as { rows: { visible: boolean | null }[] };
-    const visible = result.rows[0]?.visible;
+    const [found] = await rowsOf<{ visible: boolean | null }>(
+      this.db,
+      sql`select bool_or(m.removed_at is null and m.record_live and m.record_public) as visible
+          from media_public_files f join media m on m.id = f.media_id
+          where f.key = ${key}`,
+    );
+    const visible = found?.visible;
     return visible === null || visible === undefined ? null : visible ? 'public' : 'hidden';
   }
 
