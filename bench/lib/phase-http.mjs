@@ -40,7 +40,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3 }
   const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz } });
   const rows = [];
   const runs = {};
-  const wrk = (url, uniquePaths) => runWrk({ url, durationS, connections, uniquePaths, scriptFile: path.join(work, 'unique.lua') });
+  const wrk = (url, uniquePaths, signedIn = false) => runWrk({ url, durationS, connections, uniquePaths, signedIn, scriptFile: path.join(work, 'unique.lua') });
   try {
     const check = await get(`${nginx.url}/list.json`);
     if (check.headers['content-encoding'] !== 'gzip' || !check.body.equals(list.gz)) notes.push('nginx did not send the stored gzip bytes unchanged');
@@ -61,11 +61,16 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3 }
       runs[`${target} | site (cached)`] = { ...medianRound(series.site), peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
       runs[`${target} | nginx gzip_static`] = { ...medianRound(series.nginx), peakRssBytes: null, rssAfterBytes: null };
     }
-    for (const [target, siteUrl] of targets) {
+    // Uncached: the list's anonymous miss path (another page each request) and, for both, the signed-in path.
+    const uncached = [
+      ['list, another page each request', `${site.url}${listPath}`, 'anonymous miss', true, false],
+      ...targets.map(([target, siteUrl]) => [target, siteUrl, 'signed in, never cached', false, true]),
+    ];
+    for (const [target, siteUrl, how, unique, signedIn] of uncached) {
       resetPeakRss(site.pid);
-      const result = await wrk(siteUrl, true);
-      runs[`${target} | site (uncached)`] = { ...result, peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
-      process.stdout.write(`  ${target}, site (uncached): ${fmt.n(result.requestsPerSec)} req/s\n`);
+      const result = await wrk(siteUrl, unique, signedIn);
+      runs[`${target} | site (${how})`] = { ...result, peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
+      process.stdout.write(`  ${target}, site (${how}): ${fmt.n(result.requestsPerSec)} req/s\n`);
     }
   } finally {
     await nginx.stop();

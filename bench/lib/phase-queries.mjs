@@ -1,6 +1,6 @@
 // Uncached reads at one size: the SQL the API runs (timed in the db task) and the same reads over HTTP, past the
 // response cache two ways (a unique URL, and an Authorization header).
-import { cacheBusted, get, timeUncached } from './http.mjs';
+import { get, timeUncached } from './http.mjs';
 import { fmt, table } from './stats.mjs';
 
 const API = '/api/v1.0.0';
@@ -23,13 +23,13 @@ export async function runQueries({ site, sql, runs }) {
   // Keyset paging, as a client finds it: the page before the deep one names where the next starts (X-Next-Cursor or
   // a Link rel="next" carrying a cursor).
   const cursor = { supported: false, source: null };
-  const before = await get(cacheBusted(`${site.url}${API}/victims?limit=50&offset=${Math.max(0, deep - 50)}`));
+  const before = await get(`${site.url}${API}/victims?limit=50&offset=${Math.max(0, deep - 50)}`);
   const headerCursor = before.headers['x-next-cursor'];
   if (headerCursor) {
     cursor.supported = true;
     cursor.source = 'X-Next-Cursor';
     targets.listDeepCursor = `${API}/victims?limit=50&cursor=${encodeURIComponent(headerCursor)}`;
-    const onCursorPage = await get(cacheBusted(`${site.url}${targets.listDeepCursor}`));
+    const onCursorPage = await get(`${site.url}${targets.listDeepCursor}`);
     const next = nextLink(onCursorPage.headers.link);
     cursor.linkNextHasCursor = Boolean(next && next.includes('cursor='));
     cursor.status = onCursorPage.status;
@@ -43,11 +43,12 @@ export async function runQueries({ site, sql, runs }) {
   const httpSignedIn = {};
   for (const [name, target] of Object.entries(targets)) {
     if (!target) continue;
-    httpMiss[name] = await timeUncached(`${site.url}${target}`, { runs, mode: 'bust' });
+    const miss = await timeUncached(`${site.url}${target}`, { runs, mode: 'bust' });
+    if (miss) httpMiss[name] = miss;
     httpSignedIn[name] = await timeUncached(`${site.url}${target}`, { runs, mode: 'auth' });
   }
 
-  const names = [...new Set([...Object.keys(sql.results), ...Object.keys(httpMiss)])];
+  const names = [...new Set([...Object.keys(sql.results), ...Object.keys(httpSignedIn)])];
   const sqlName = { count: 'countCategory', listDeepCursor: 'listDeepCursor' };
   console.log(`\nUncached reads, median ms of up to ${runs} runs (deep page: offset ${fmt.n(deep)} of victims)`);
   console.log(
@@ -58,8 +59,8 @@ export async function runQueries({ site, sql, runs }) {
         fmt.ms(sql.results[sqlName[name] ?? name]?.medianMs),
         fmt.ms(httpMiss[name]?.medianMs),
         fmt.ms(httpSignedIn[name]?.medianMs),
-        httpMiss[name] ? `${httpMiss[name].status}/${httpSignedIn[name].status}` : null,
-        fmt.n(httpMiss[name]?.bytes),
+        httpSignedIn[name] ? `${httpMiss[name]?.status ?? '-'}/${httpSignedIn[name].status}` : null,
+        fmt.n(httpMiss[name]?.bytes ?? httpSignedIn[name]?.bytes),
       ]),
     ),
   );

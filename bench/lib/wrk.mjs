@@ -31,17 +31,22 @@ export function parseWrk(output) {
 }
 
 /**
- * One bounded wrk run. `uniquePaths`: every request gets its own `_b=<n>` query parameter (a Lua script), so a
- * response cache keyed on the URL never answers it.
+ * One bounded wrk run. `uniquePaths`: every request asks for another page of the list (`offset=<n>`, a Lua script),
+ * so the response cache never has it: the anonymous miss path. (Parameters the API does not know, such as `_b=`, no
+ * longer do: the cache keys on the parameters that change the answer.) `signedIn`: an Authorization header that is no
+ * session, so the answer is produced for every request and never cached: the signed-in path.
  */
-export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, scriptFile }) {
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, signedIn = false, scriptFile }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
+  if (signedIn) args.push('-H', 'Authorization: Bearer not-a-session');
   if (uniquePaths) {
     const { pathname, search } = new URL(url);
-    const base = `${pathname}${search || '?'}${search ? '&' : ''}`;
+    const params = new URLSearchParams(search);
+    params.delete('offset');
+    const base = `${pathname}?${params.toString()}${params.size ? '&' : ''}`;
     writeFileSync(
       scriptFile,
-      `local n = 0\nlocal salt = tostring(os.time())\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}_b=" .. salt .. "-" .. n)\nend\n`,
+      `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}offset=" .. n)\nend\n`,
     );
     args.push('-s', scriptFile);
   }

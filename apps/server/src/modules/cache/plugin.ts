@@ -12,7 +12,12 @@ declare module 'fastify' {
        * Answers an anonymous public read from the cache, or produces, stores and sends it. Signed-in requests (and
        * responses produced with `cacheable: false`) go past the cache.
        */
-      serve: (request: FastifyRequest, reply: FastifyReply, produce: () => Promise<Produced & { cacheable?: boolean }>) => Promise<FastifyReply>;
+      serve: (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        produce: () => Promise<Produced & { cacheable?: boolean }>,
+        options?: CacheKeyOptions,
+      ) => Promise<FastifyReply>;
       /** Empties this process's cache and tells the other processes to empty theirs. */
       invalidate: () => void;
       stats: () => { entries: number; bytes: number; hits: number; misses: number };
@@ -21,6 +26,34 @@ declare module 'fastify' {
 }
 
 const CHANNEL = 'public_cache_invalidate';
+
+export interface CacheKeyOptions {
+  /**
+   * The query parameters that change the answer. Without it, those of the route's validated query (its schema drops
+   * the parameters it does not know); pages, which have no schema, name theirs.
+   */
+  params?: readonly string[];
+  /** The validated parameters, for a route that validates its query itself. */
+  query?: Record<string, unknown>;
+}
+
+/**
+ * The key of a public answer: the path and the parameters that change it, sorted, with their validated values. A
+ * request with parameters added to miss the cache (`?_b=<random>`), reordered, or spelled otherwise (`limit=012`)
+ * finds the same entry, so query strings can neither fill the cache nor get past it.
+ */
+export function cacheKey(request: FastifyRequest, options: CacheKeyOptions = {}): string {
+  const pathname = request.url.split('?', 1)[0] ?? '/';
+  const query = options.query ?? ((request.query ?? {}) as Record<string, unknown>);
+  const names = (options.params ?? Object.keys(query)).filter((name) => query[name] !== undefined).sort();
+  if (!names.length) return pathname;
+  const pair = (name: string) => {
+    const value = String(query[name]);
+    // A bare flag (`?front`) keeps its spelling, so the key of a plain request is its own URL (answered by the first hook).
+    return value === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+  };
+  return `${pathname}?${names.map(pair).join('&')}`;
+}
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
 const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
@@ -105,14 +138,19 @@ export default fp<{ cache: ResponseCache }>(
     });
 
     app.decorate('publicCache', {
-      async serve(request, reply, produce) {
+      async serve(request, reply, produce, options) {
+        const anonymous = !request.headers.authorization;
+        const key = cacheKey(request, options);
+        // The first hook answers exact keys; the same answer asked for with other parameters is found here.
+        const stored = anonymous ? cache.get(key) : undefined;
+        if (stored) return send(request, reply, stored);
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);
         const sent = send(request, reply, entry);
-        if (!request.headers.authorization && produced.cacheable !== false && produced.status === 200) {
+        if (anonymous && produced.cacheable !== false && produced.status === 200) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
-          cache.set(request.url, entry, generation);
+          cache.set(key, entry, generation);
         }
         return sent;
       },

@@ -121,19 +121,26 @@ export async function campaignRoutes(app: FastifyInstance) {
     const query = pageQuery.parse(request.query);
     const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
     // Delivered letters are public and read far more than written: served through the public response cache.
-    return app.publicCache.serve(request, reply, async () => {
-      const { items, total } = await app.campaign.listReports(limit, query.offset ?? 0);
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'cache-control': PUBLIC_CACHE_CONTROL,
-          [TOTAL_COUNT_HEADER.toLowerCase()]: String(total),
-          'access-control-expose-headers': TOTAL_COUNT_HEADER,
-        },
-        body: JSON.stringify(items),
-      };
-    });
+    const offset = query.offset ?? 0;
+    return app.publicCache.serve(
+      request,
+      reply,
+      async () => {
+        const { items, total } = await app.campaign.listReports(limit, offset);
+        return {
+          status: 200,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': PUBLIC_CACHE_CONTROL,
+            [TOTAL_COUNT_HEADER.toLowerCase()]: String(total),
+            'access-control-expose-headers': TOTAL_COUNT_HEADER,
+          },
+          body: JSON.stringify(items),
+        };
+      },
+      // Keyed by the values that change the answer (defaults filled in), so other parameters share its entry.
+      { query: { limit, offset } },
+    );
   });
 
   /** What the confirmation page shows; reading never changes anything (mail scanners follow links). */

@@ -72,15 +72,21 @@ export default fp(
       let response: ReadResponse;
       if (!request.hasAuthHeader && app.hasDecorator('publicCache')) {
         // The response cache (modules/cache) stores the serialised answer and handles If-None-Match itself.
-        return app.publicCache.serve(request, reply, async () => {
-          const produced = await app.publicReads.read(target);
-          return {
-            status: produced.status,
-            headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
-            body: JSON.stringify(produced.body),
-            cacheable: produced.status === 200,
-          };
-        });
+        return app.publicCache.serve(
+          request,
+          reply,
+          async () => {
+            const produced = await app.publicReads.read(target);
+            return {
+              status: produced.status,
+              headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
+              body: JSON.stringify(produced.body),
+              cacheable: produced.status === 200,
+            };
+          },
+          // One record or image reads no query parameter: any given is ignored, not a key of its own.
+          target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
+        );
       }
       if (!request.hasAuthHeader) {
         response = await app.publicReads.read(target);

@@ -10,6 +10,12 @@ import { renderShell, type PageMeta } from './shell';
 
 export { WEB_DIST };
 
+/**
+ * The query parameters a public page reads (a list's page number, the massacres table view); any other, such as a
+ * share link's `?utm_source=`, gets the same page from the same cache entry.
+ */
+const PAGE_PARAMS = ['page', 'view'] as const;
+
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
 
@@ -87,10 +93,15 @@ export default fp(
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
     const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      app.publicCache.serve(request, reply, async () => {
-        const page = await app.renderPage(request);
-        return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html };
-      });
+      app.publicCache.serve(
+        request,
+        reply,
+        async () => {
+          const page = await app.renderPage(request);
+          return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html };
+        },
+        { params: PAGE_PARAMS },
+      );
 
     // Every client route: the shell. API and media paths keep their JSON 404s.
     app.setNotFoundHandler((request, reply) => {

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE } from '@app/shared';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+
+/** Query strings cannot fill the public cache or get past it: entries are keyed by the parameters that matter. */
+describe('public cache keys', () => {
+  let t: TestApp;
+  let recordId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const admin = await createUser(t.app, 'admin');
+    const res = await call(t.app, {
+      method: 'POST',
+      url: `${API_BASE}/massacres`,
+      headers: admin.auth,
+      payload: { title: 'Sample cache-key massacre (test data)', description: 'Test record, not real data.', caseNum: 'TEST-1', quantity: '1' },
+    });
+    expect(res.status).toBe(201);
+    recordId = res.body._id;
+  });
+  afterAll(async () => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+  const entries = () => t.app.publicCache.stats().entries;
+
+  it('1,000 requests with random unknown parameters add no entry and are answered from the cache', async () => {
+    const first = await get(`${API_BASE}/massacres?limit=5`);
+    expect(first.statusCode).toBe(200);
+    const before = { entries: entries(), hits: t.app.publicCache.stats().hits };
+    for (let i = 0; i < 1000; i++) {
+      const junk = randomBytes(6).toString('hex');
+      const url = `${API_BASE}/massacres?${i % 2 ? `_b=${junk}&limit=5` : `limit=5&utm_${junk}=${i}&_=${junk}`}`;
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(first.body);
+    }
+    expect(entries()).toBe(before.entries);
+    expect(t.app.publicCache.stats().hits - before.hits).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a record read with parameters it does not take is the same entry', async () => {
+    const url = `${API_BASE}/massacres/${recordId}`;
+    const first = await get(url);
+    expect(first.statusCode).toBe(200);
+    const before = entries();
+    for (let i = 0; i < 100; i++) expect((await get(`${url}?_b=${randomBytes(4).toString('hex')}&limit=${i}`)).body).toBe(first.body);
+    expect(entries()).toBe(before);
+  });
+
+  it('parameter order and spelling do not make new entries', async () => {
+    await get(`${API_BASE}/massacres?limit=3&offset=0`);
+    const after = entries();
+    for (const url of [`${API_BASE}/massacres?offset=0&limit=3`, `${API_BASE}/massacres?limit=003&offset=00`, `${API_BASE}/massacres?offset=0&x=1&limit=3`]) {
+      expect((await get(url)).statusCode).toBe(200);
+    }
+    expect(entries()).toBe(after);
+  });
+
+  it('a page shared with tracking parameters is the same entry as the page; its own parameters still count', async () => {
+    await get('/massacres');
+    const after = entries();
+    expect((await get('/massacres?utm_source=telegram&fbclid=abc')).statusCode).toBe(200);
+    expect(entries()).toBe(after);
+    expect((await get('/massacres?view=table')).statusCode).toBe(200);
+    expect(entries()).toBe(after + 1);
+  });
+
+  it('reports: limit and offset with their defaults decide the entry', async () => {
+    await get(`${API_BASE}/reports`);
+    const after = entries();
+    for (const url of [`${API_BASE}/reports?offset=0`, `${API_BASE}/reports?_b=1`, `${API_BASE}/reports?limit=50`]) {
+      expect((await get(url)).statusCode).toBe(200);
+    }
+    expect(entries()).toBe(after);
+  });
+});
