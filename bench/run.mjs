@@ -33,6 +33,7 @@ if (opts.help) {
                             a database bench_<timestamp> is created next to it and dropped at the end)
   --http-at=largest|all     sizes the wrk runs use (default: largest)
   --duration=10             seconds per wrk run (-t1 -c32 unless --connections=N)
+  --soak=60                 seconds of unique-URL load in the footprint part (memory must stay flat)
   --rounds=3                cached-read runs alternate site and nginx this many times; the median round is shown
   --runs=30                 requests/queries per latency series (each series also stops after ~4 s)
   --lighthouse-runs=5       Lighthouse runs per page; the run with the median performance score is shown
@@ -163,7 +164,7 @@ async function main() {
       const size = opts.sizes.at(-1);
       if (!results.seed[size]) results.seed[size] = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
       results.footprint = haveWrk
-        ? await runFootprint({ dataDir, databaseUrl, logFile: path.join(work, 'site.log'), durationS: opts.duration, connections: opts.connections, size })
+        ? await runFootprint({ dataDir, databaseUrl, logFile: path.join(work, 'site.log'), durationS: opts.duration, connections: opts.connections, size, soakS: opts.soak })
         : null;
     }
     if (opts.only.includes('web')) {

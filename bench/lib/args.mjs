@@ -19,6 +19,7 @@ export function parseArgs(argv) {
     pgUrl: DEFAULT_PG_URL,
     httpAt: 'largest',
     duration: 10,
+    soak: 60,
     connections: 32,
     rounds: 3,
     lighthouseRuns: 5,
@@ -55,6 +56,9 @@ export function parseArgs(argv) {
         break;
       case 'duration':
         opts.duration = Math.min(60, Math.round(positiveNumber(key, value)));
+        break;
+      case 'soak':
+        opts.soak = Math.min(300, Math.round(positiveNumber(key, value)));
         break;
       case 'connections':
         opts.connections = Math.round(positiveNumber(key, value));

@@ -36,7 +36,7 @@ export function cacheBusted(url) {
 /**
  * Median latency of `runs` sequential requests (after one warm-up), each uncached: either a unique URL (the
  * anonymous miss path: query, serialise, ETag, gzip and brotli) or an Authorization header the site does not accept as
- * a session (the signed-in path: query and serialise, never cached, not compressed). Bounded by `budgetMs`.
+ * a session (the signed-in path: query and serialise, never cached, compressed per request). Bounded by `budgetMs`.
  */
 export async function timeUncached(url, { runs = 30, mode = 'bust', budgetMs = 4000 } = {}) {
   if (mode === 'bust' && !cacheBusted(url)) return null;

@@ -2,10 +2,9 @@
 // uncached signed-in load), and how long a start on an existing data folder takes to the first answered request.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { run } from './proc.mjs';
 import { startSite } from './site.mjs';
 import { fmt, median, table } from './stats.mjs';
-import { parseWrk } from './wrk.mjs';
+import { runWrk } from './wrk.mjs';
 
 /** Proportional set size (bytes) of one process: shared pages counted once across the processes that share them. */
 function pss(pid) {
@@ -45,7 +44,19 @@ function siteProcesses(site, dataDir) {
 
 const totalPss = (site, dataDir) => siteProcesses(site, dataDir).reduce((sum, pid) => sum + pss(pid), 0);
 
-export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, connections, size }) {
+/** Runs `load` while sampling the site's memory every 250 ms; the samples, their peak and what the load printed. */
+async function underLoad(site, dataDir, seconds, load) {
+  const samples = [];
+  const sampler = setInterval(() => samples.push(totalPss(site, dataDir)), 250);
+  try {
+    const result = await load();
+    return { load: result, samples, peak: Math.max(...samples) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, connections, size, soakS = 60 }) {
   const result = { size, embedded: !databaseUrl };
   // Start on the existing (seeded) folder: from spawning the process to the first answered list request.
   const startTimes = [];
@@ -72,14 +83,24 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
     result.processes = siteProcesses(site, dataDir).length;
 
     // The signed-in path is never cached: every request is a query, JSON and a response of its own.
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, totalPss(site, dataDir))), 250);
-    const args = [`-t1`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Authorization: Bearer not-a-session'];
-    const { code, stdout, stderr } = await run('wrk', [...args, `${site.url}/api/v1.0.0/victims?limit=12`], { timeoutMs: (durationS + 20) * 1000 });
-    clearInterval(sampler);
-    if (code !== 0) throw new Error(`wrk failed (${code}): ${stderr || stdout}`);
-    result.load = parseWrk(stdout);
-    result.loadPeakPss = peak;
+    const signedIn = await underLoad(site, dataDir, durationS, () =>
+      runWrk({ url: `${site.url}/api/v1.0.0/victims?limit=12`, durationS, connections, signedIn: true }),
+    );
+    result.load = signedIn.load;
+    result.loadPeakPss = signedIn.peak;
+    // Unique URLs for soakS seconds (another page each request, each a new cache entry): memory stays flat while the
+    // cache stays within CACHE_MAX_MB.
+    const soak = await underLoad(site, dataDir, soakS, () =>
+      runWrk({ url: `${site.url}/api/v1.0.0/victims?limit=12`, durationS: soakS, connections, uniquePaths: true, scriptFile: path.join(dataDir, '..', 'soak.lua') }),
+    );
+    const third = Math.max(1, Math.floor(soak.samples.length / 3));
+    result.soak = {
+      seconds: soakS,
+      load: soak.load,
+      peakPss: soak.peak,
+      firstThirdPss: median(soak.samples.slice(0, third)),
+      lastThirdPss: median(soak.samples.slice(-third)),
+    };
   } finally {
     await site.stop();
   }
@@ -93,6 +114,11 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
         [`memory idle (${result.processes} processes)`, `${fmt.mb(result.idlePss)} MB`],
         [`memory peak under ${durationS} s of signed-in list reads, ${connections} connections`, `${fmt.mb(result.loadPeakPss)} MB`],
         ['that load', `${fmt.n(Math.round(result.load.requestsPerSec))} req/s, p99 ${fmt.ms(result.load.p99Ms)} ms, errors ${result.load.non2xx + result.load.socketErrors}`],
+        [
+          `memory under ${soakS} s of unique URLs (anonymous, another page each request): first third, last third, peak`,
+          `${fmt.mb(result.soak.firstThirdPss)}, ${fmt.mb(result.soak.lastThirdPss)}, ${fmt.mb(result.soak.peakPss)} MB`,
+        ],
+        ['that load', `${fmt.n(Math.round(result.soak.load.requestsPerSec))} req/s, p99 ${fmt.ms(result.soak.load.p99Ms)} ms, errors ${result.soak.load.non2xx + result.soak.load.socketErrors}`],
       ],
     ),
   );

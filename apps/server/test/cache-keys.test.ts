@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
+import { makeEntry } from '../src/modules/cache/response-cache';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 /** Query strings cannot fill the public cache or get past it: entries are keyed by the parameters that matter. */
@@ -74,5 +75,18 @@ describe('public cache keys', () => {
       expect((await get(url)).statusCode).toBe(200);
     }
     expect(entries()).toBe(after);
+  });
+});
+
+describe('cached bodies', () => {
+  it('own exactly their bytes, so the cache counts the memory it holds', () => {
+    for (const body of ['{"a":1}'.repeat(3000), 'short body, but over the compression threshold: '.repeat(12), Buffer.alloc(40_000, 'x')]) {
+      const entry = makeEntry({ status: 200, headers: {}, body });
+      for (const part of [entry.identity, entry.gzip, entry.br]) {
+        expect(part).not.toBeNull();
+        // A view of a larger allocation (zlib's 16 KB chunks, Buffer's 8 KB slabs) would keep all of it alive.
+        expect(part!.buffer.byteLength).toBe(part!.length);
+      }
+    }
   });
 });

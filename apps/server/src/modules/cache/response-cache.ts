@@ -32,19 +32,32 @@ export interface Produced {
 /** Bodies smaller than this are not worth compressing. */
 const COMPRESS_MIN_BYTES = 512;
 
+/**
+ * A copy that owns exactly its bytes. zlib's results are views of its 16 KB output chunks and short strings become
+ * views of Buffer's shared 8 KB slabs: kept in the cache, each would hold far more memory than its length says (a
+ * 3 KB compressed list kept 16 KB), so the cache grew to several times CACHE_MAX_MB before evicting anything.
+ */
+function exact(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(out);
+  return out;
+}
+
 export function makeEntry(produced: Produced): CachedResponse {
-  const identity = Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body);
+  const identity = exact(Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body));
   const compress = identity.length >= COMPRESS_MIN_BYTES;
   return {
     status: produced.status,
     etag: produced.headers.etag ?? `"${createHash('sha1').update(identity).digest('base64url')}"`,
     headers: produced.headers,
     identity,
-    gzip: compress ? gzipSync(identity, { level: 6 }) : null,
+    gzip: compress ? exact(gzipSync(identity, { level: 6 })) : null,
     br: compress
-      ? brotliCompressSync(identity, {
-          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-        })
+      ? exact(
+          brotliCompressSync(identity, {
+            params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+          }),
+        )
       : null,
   };
 }
