@@ -92,6 +92,8 @@ const envSchema = z.object({
   AUDIT_CHECKPOINT_EVERY: positiveInt(1_000_000).default(100),
   /** Ed25519 private key (PEM) that signs audit checkpoints; generated into DATA_DIR when not set. */
   AUDIT_SIGNING_KEY: z.string().includes('PRIVATE KEY', { error: 'must be a PEM private key' }).optional(),
+  /** An RFC 3161 time-stamping authority that time-stamps every audit checkpoint. */
+  TSA_URL: url(['http:', 'https:']).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

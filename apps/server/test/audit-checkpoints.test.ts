@@ -8,6 +8,7 @@ import { commands } from '../src/cli';
 import { verifyExport } from '../src/modules/audit/cli';
 import { entryHash, GENESIS_HASH } from '../src/services/audit';
 import { AuditSigner } from '../src/services/audit-checkpoints';
+import { startFakeTsa } from './fake-tsa';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 /**
@@ -113,5 +114,33 @@ describe('signed checkpoints of the audit chain', () => {
     // Checked against another site's key, the genuine file fails too: the key is what is trusted.
     const otherKey = AuditSigner.forDataDir(mkdtempSync(path.join(files, 'other-'))).publicKeyPem;
     expect(await verifyExport(file, otherKey, () => {})).toBe(1);
+  });
+
+  it('with TSA_URL, time-stamps every checkpoint at the authority; a changed token no longer verifies, online or offline', async () => {
+    const tsa = await startFakeTsa();
+    try {
+      const stamped = await t.app.audit.stampCheckpoints(tsa.url);
+      expect(stamped).toBe(expectedCheckpoints().length);
+      expect(await t.app.audit.stampCheckpoints(tsa.url)).toBe(0);
+      expect(await verify()).toMatchObject({ ok: true, timestamped: stamped });
+      const listed = (await call(t.app, { method: 'GET', url: `${API_BASE}/audit/checkpoints` })).body;
+      expect(listed.every((c: { timestampToken: string | null }) => typeof c.timestampToken === 'string')).toBe(true);
+
+      const file = path.join(files, `stamped-${Date.now()}.ndjson`);
+      const exported = commands['audit:export']!;
+      if (exported.offline) throw new Error('audit:export needs the database');
+      await exported.run([file], t.database);
+      const key = (await t.app.inject({ method: 'GET', url: '/.well-known/audit-key' })).body;
+      const lines: string[] = [];
+      expect(await verifyExport(file, key, (l) => lines.push(l))).toBe(0);
+      expect(lines.at(-1)).toContain(`${stamped} time-stamped`);
+
+      // A token taken from another checkpoint: it is for another statement.
+      const [first, second] = listed as { seq: number; timestampToken: string }[];
+      await t.database.query('update audit_checkpoints set timestamp_token = $1 where seq = $2', [second!.timestampToken, first!.seq]);
+      expect(await verify()).toMatchObject({ ok: false, firstBrokenSeq: first!.seq, reason: expect.stringMatching(/time-stamp/) });
+    } finally {
+      await tsa.close();
+    }
   });
 });

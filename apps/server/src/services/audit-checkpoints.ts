@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { verifyTimestamp } from './timestamping';
 
 /**
  * Checkpoints of the audit chain: "entry `seq` has hash `hash`", signed with the site's Ed25519 key. The chain alone
@@ -20,6 +21,8 @@ export interface SignedCheckpoint extends CheckpointStatement {
   keyId: string;
   publicKey: string;
   signature: string;
+  /** RFC 3161 token (DER, base64) over the statement, when a time-stamping authority signed it. */
+  timestampToken?: string | null;
 }
 
 /** The bytes that are signed: versioned, one field a line, so no two statements share a byte string. */
@@ -90,6 +93,8 @@ export interface ChainReport {
   checkpoints: number;
   /** The newest checkpoint the chain reaches, when there is one. */
   newestCheckpointSeq: number | null;
+  /** Checkpoints whose RFC 3161 time-stamp verified. */
+  timestamped?: number;
 }
 
 /**
@@ -140,4 +145,22 @@ export async function verifyChain<E extends ChainEntry>(
   }
   const newest = checkpoints.reduce<number | null>((max, c) => (max === null || c.seq > max ? c.seq : max), null);
   return { ok: true, entries: count, firstBrokenSeq: null, reason: null, checkpoints: checkpoints.length, newestCheckpointSeq: newest };
+}
+
+/**
+ * Every time-stamp token must be for its checkpoint's statement and verify; a chain report that was fine says how
+ * many did, and one that does not is no longer fine.
+ */
+export async function checkTimestamps(report: ChainReport, checkpoints: SignedCheckpoint[]): Promise<ChainReport> {
+  let timestamped = 0;
+  for (const c of checkpoints) {
+    if (!c.timestampToken) continue;
+    try {
+      await verifyTimestamp(Buffer.from(c.timestampToken, 'base64'), statementBytes(c));
+      timestamped++;
+    } catch (err) {
+      return { ...report, ok: false, firstBrokenSeq: c.seq, reason: `the time-stamp of the checkpoint at entry ${c.seq} does not verify: ${(err as Error).message}` };
+    }
+  }
+  return { ...report, timestamped };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '@app/shared';
 import type { Db } from '../db';
 import { auditCheckpoints, auditLog, type AuditCheckpointRow, type AuditRow } from '../db/schema';
-import { verifyChain, type AuditSigner, type ChainReport } from './audit-checkpoints';
+import { checkTimestamps, statementBytes, verifyChain, type AuditSigner, type ChainReport } from './audit-checkpoints';
+import { requestTimestamp } from './timestamping';
 import { canonicalJson } from './canonical-json';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -117,6 +118,21 @@ export class AuditService {
     });
   }
 
+  /**
+   * Time-stamps the checkpoints that have no token yet at the authority `tsaUrl` (RFC 3161), oldest first; one that
+   * fails stays without a token and is tried again next time. Returns how many were stamped.
+   */
+  async stampCheckpoints(tsaUrl: string, limit = 20): Promise<number> {
+    const pending = await this.db.select().from(auditCheckpoints).where(isNull(auditCheckpoints.timestampToken)).orderBy(asc(auditCheckpoints.id)).limit(limit);
+    let stamped = 0;
+    for (const c of pending) {
+      const { token, time } = await requestTimestamp(tsaUrl, statementBytes(c));
+      await this.db.update(auditCheckpoints).set({ timestampToken: token.toString('base64'), timestampedAt: time }).where(eq(auditCheckpoints.id, c.id));
+      stamped++;
+    }
+    return stamped;
+  }
+
   async listCheckpoints(): Promise<AuditCheckpointRow[]> {
     return this.db.select().from(auditCheckpoints).orderBy(asc(auditCheckpoints.seq), asc(auditCheckpoints.id));
   }
@@ -157,6 +173,7 @@ export class AuditService {
     // Without the site's key (a copy checked by restore or migrate-from-pglite) a checkpoint is trusted for its own
     // signature only: the copy must agree with itself; whether the key is the site's is for the site to check.
     const trusted = new Set(this.checkpointing ? [this.checkpointing.signer.keyId] : checkpoints.map((c) => c.keyId));
-    return verifyChain(entries(), entryHash, checkpoints, trusted, GENESIS_HASH);
+    const report = await verifyChain(entries(), entryHash, checkpoints, trusted, GENESIS_HASH);
+    return report.ok ? checkTimestamps(report, checkpoints) : report;
   }
 }

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Database } from '../../db';
 import type { AuditRow } from '../../db/schema';
 import { AuditService, GENESIS_HASH, entryHash } from '../../services/audit';
-import { keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
+import { checkTimestamps, keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
 
 /**
  * `audit:export <file>` writes the whole chain and its checkpoints as JSON lines; `audit:verify <file>` checks such a
@@ -49,7 +49,16 @@ async function exportChain(database: Database, file: string): Promise<{ entries:
   }
   const checkpoints = await audit.listCheckpoints();
   for (const c of checkpoints) {
-    await write({ type: 'checkpoint', seq: c.seq, hash: c.hash, at: c.at.toISOString(), keyId: c.keyId, publicKey: c.publicKey, signature: c.signature });
+    await write({
+      type: 'checkpoint',
+      seq: c.seq,
+      hash: c.hash,
+      at: c.at.toISOString(),
+      keyId: c.keyId,
+      publicKey: c.publicKey,
+      signature: c.signature,
+      timestampToken: c.timestampToken,
+    });
   }
   out.end();
   await once(out, 'finish');
@@ -62,7 +71,7 @@ async function readCheckpoints(file: string): Promise<SignedCheckpoint[]> {
   for await (const line of createInterface({ input: createReadStream(file) })) {
     if (!line.includes('"type":"checkpoint"')) continue;
     const c = JSON.parse(line) as ExportLine & { type: 'checkpoint' };
-    found.push({ seq: c.seq, hash: c.hash, at: new Date(c.at), keyId: c.keyId, publicKey: c.publicKey, signature: c.signature });
+    found.push({ seq: c.seq, hash: c.hash, at: new Date(c.at), keyId: c.keyId, publicKey: c.publicKey, signature: c.signature, timestampToken: c.timestampToken });
   }
   return found;
 }
@@ -81,9 +90,12 @@ export async function verifyExport(file: string, publicKeyPem: string | null, pr
   const checkpoints = await readCheckpoints(file);
   const trusted = new Set(publicKeyPem ? [keyIdOf(publicKeyPem)] : checkpoints.map((c) => c.keyId));
   if (!publicKeyPem) print('No --public-key given: checkpoints are checked against the keys the file names, which proves only that the file agrees with itself.');
-  const report = await verifyChain(readEntries(file), entryHash, checkpoints, trusted, GENESIS_HASH);
+  const chain = await verifyChain(readEntries(file), entryHash, checkpoints, trusted, GENESIS_HASH);
+  const report = chain.ok ? await checkTimestamps(chain, checkpoints) : chain;
   if (report.ok) {
-    print(`The chain of ${report.entries} entries verifies, with ${report.checkpoints} signed checkpoints (the newest at entry ${report.newestCheckpointSeq ?? '-'}).`);
+    print(
+      `The chain of ${report.entries} entries verifies, with ${report.checkpoints} signed checkpoints (the newest at entry ${report.newestCheckpointSeq ?? '-'}; ${report.timestamped ?? 0} time-stamped).`,
+    );
     return 0;
   }
   print(`The chain does NOT verify at entry ${report.firstBrokenSeq}: ${report.reason}.`);

@@ -74,6 +74,18 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
     const newest = await app.audit.newestCheckpoint();
     if (!newest || Date.now() - newest.at.getTime() >= DAY_MS) await app.audit.checkpoint();
   };
+  // With TSA_URL, checkpoints are time-stamped by that authority soon after they are signed.
+  const tsaUrl = app.config.TSA_URL;
+  let stamping: NodeJS.Timeout | undefined;
+  if (tsaUrl) {
+    const stamp = () => void app.audit.stampCheckpoints(tsaUrl).catch((err: unknown) => app.log.warn({ err }, 'audit checkpoint time-stamp failed; tried again later'));
+    app.addHook('onReady', async () => {
+      stamp();
+      stamping = setInterval(stamp, STAMP_EVERY_MS);
+      stamping.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(stamping));
+  }
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await daily().catch((err: unknown) => app.log.error({ err }, 'audit checkpoint failed'));
@@ -84,6 +96,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
 };
 
 const HOUR_MS = 3_600_000;
+const STAMP_EVERY_MS = 60_000;
 const DAY_MS = 24 * HOUR_MS;
 
 function checkpointDto(row: AuditCheckpointRow) {
@@ -94,6 +107,8 @@ function checkpointDto(row: AuditCheckpointRow) {
     keyId: row.keyId,
     publicKey: row.publicKey,
     signature: row.signature,
+    timestampToken: row.timestampToken,
+    timestampedAt: row.timestampedAt?.toISOString() ?? null,
   };
 }
 
