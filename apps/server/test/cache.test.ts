@@ -25,6 +25,7 @@ async function appWithProbe(database: Database, env: Record<string, string> = {}
   );
   app.post('/api/v1.0.0/__probe', async () => {
     state.value = 'second';
+    app.contentChanged({ area: 'records' });
     return { ok: true };
   });
   beforeReady?.(app);
@@ -142,7 +143,7 @@ describe('public cache in one process', () => {
   });
 
   it('does not keep a read that raced with a write', async () => {
-    state.duringProduce = () => app.publicCache.invalidate();
+    state.duringProduce = () => app.contentChanged({ area: 'records' });
     await app.inject({ method: 'GET', url: '/api/v1.0.0/__probe?race' });
     state.duringProduce = null;
     const before = state.produced;

@@ -20,7 +20,22 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation across processes). */
     redis: Redis | null;
+    /**
+     * The one way to say that what the public sees has changed, after the change is committed: record writes, media
+     * jobs, access and trash changes, delivered letters. The response cache is what listens.
+     */
+    contentChanged: (change: ContentChange) => void;
+    onContentChanged: (listener: (change: ContentChange) => void) => void;
   }
+}
+
+/**
+ * What changed: `records` (a record, its files or its visibility: lists, pages, the gallery, feeds) or `reports`
+ * (the public list of delivered letters, and nothing else).
+ */
+export interface ContentChange {
+  area: 'records' | 'reports';
+  category?: string | null;
 }
 
 /** Decorates the app with configuration, the database and the services every area shares. */
@@ -46,6 +61,17 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
       ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
       : null;
     app.decorate('redis', redis);
+    const contentListeners: ((change: ContentChange) => void)[] = [];
+    app.decorate('onContentChanged', (listener: (change: ContentChange) => void) => void contentListeners.push(listener));
+    app.decorate('contentChanged', (change: ContentChange) => {
+      for (const listener of contentListeners) {
+        try {
+          listener(change);
+        } catch (err) {
+          app.log.error({ err, change }, 'a content-changed listener failed');
+        }
+      }
+    });
     if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     const jobs = new JobQueue(database.db, { log: app.log });
     app.decorate('jobs', jobs);

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { API_BASE } from '@app/shared';
+import type { ContentChange } from '../../plugins/services';
 import { answerFromCache, makeEntry, pickEncoding, type CachedResponse, type Produced, type ResponseCache } from './response-cache';
 
 declare module 'fastify' {
@@ -18,14 +19,15 @@ declare module 'fastify' {
         produce: () => Promise<Produced & { cacheable?: boolean }>,
         options?: CacheKeyOptions,
       ) => Promise<FastifyReply>;
-      /** Empties this process's cache and tells the other processes to empty theirs. */
-      invalidate: () => void;
       stats: () => { entries: number; bytes: number; hits: number; misses: number };
     };
   }
 }
 
 const CHANNEL = 'public_cache_invalidate';
+
+/** The public list of delivered letters, in the API and as a page. */
+const isReportsKey = (key: string) => key.startsWith(`${API_BASE}/reports`) || key === '/reports' || key.startsWith('/reports?');
 
 export interface CacheKeyOptions {
   /**
@@ -88,53 +90,58 @@ function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): NonN
 }
 
 /**
- * The cache of public responses (issue 9). Every successful write clears it before the write's response is sent
- * (an onSend hook), here and, through Redis or PostgreSQL notifications, in every other server process.
+ * The cache of public responses. A change of what the public sees (app.contentChanged) clears what it makes stale,
+ * here and, through Redis or PostgreSQL notifications, in every other server process.
  */
 export default fp<{ cache: ResponseCache }>(
   async (app, { cache }) => {
     const instanceId = randomUUID();
-    let broadcast: () => void = () => {};
+    let broadcast: (area: ContentChange['area']) => void = () => {};
+    // Other processes' changes arrive as "<their id> <area>".
+    const fromOthers = (message: string) => {
+      const [from, area] = message.split(' ');
+      if (from !== instanceId) clear((area as ContentChange['area']) ?? 'records');
+    };
 
     if (app.redis) {
       const subscriber = app.redis.duplicate();
       await subscriber.subscribe(CHANNEL);
-      subscriber.on('message', (_channel, from) => {
-        if (from !== instanceId) cache.invalidateAll();
-      });
-      broadcast = () => void app.redis!.publish(CHANNEL, instanceId).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      subscriber.on('message', (_channel, message: string) => fromOthers(message));
+      broadcast = (area) => void app.redis!.publish(CHANNEL, `${instanceId} ${area}`).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
       app.addHook('onClose', async () => void (await subscriber.quit()));
     } else if (app.database.url) {
       const listener = new pg.Client({ connectionString: app.database.url });
       await listener.connect();
       listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
       listener.on('notification', (msg) => {
-        if (msg.channel === CHANNEL && msg.payload !== instanceId) cache.invalidateAll();
+        if (msg.channel === CHANNEL && msg.payload) fromOthers(msg.payload);
       });
       await listener.query(`listen ${CHANNEL}`);
-      broadcast = () =>
-        void app.database.query('select pg_notify($1, $2)', [CHANNEL, instanceId]).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      broadcast = (area) =>
+        void app.database
+          .query('select pg_notify($1, $2)', [CHANNEL, `${instanceId} ${area}`])
+          .catch((err) => app.log.error({ err }, 'cache broadcast failed'));
       app.addHook('onClose', async () => void (await listener.end()));
     }
 
-    const invalidate = () => {
-      cache.invalidateAll();
-      broadcast();
-    };
+    /** Drops what a change makes stale: delivered letters touch only the reports; anything else, every entry. */
+    function clear(area: ContentChange['area']) {
+      if (area === 'reports') cache.invalidateWhere(isReportsKey);
+      else cache.invalidateAll();
+    }
+
+    // The one listener of content changes: here, and through Redis or PostgreSQL in every other process, before the
+    // change's response is sent (the emitters call it after their commit).
+    app.onContentChanged(({ area }) => {
+      clear(area);
+      broadcast(area);
+    });
 
     // Requests that reach Fastify (app.inject, or a hit stored while the request was on its way) are answered from the
     // cache by the first hook, before routing, validation or other hooks.
     app.addHook('onRequest', (request, reply, done) => {
       if (answerFromCache(cache, request.raw, reply.raw)) return void reply.hijack();
       done();
-    });
-
-    // Any successful write to the records API may change a public response. Background jobs that change public data
-    // (a processed video, a delivered letter) call `invalidate` themselves.
-    app.addHook('onSend', async (request, reply, payload) => {
-      const write = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
-      if (write && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) invalidate();
-      return payload;
     });
 
     app.decorate('publicCache', {
@@ -154,7 +161,6 @@ export default fp<{ cache: ResponseCache }>(
         }
         return sent;
       },
-      invalidate,
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses }),
     });
   },

@@ -71,8 +71,8 @@ export function pickEncoding(entry: CachedResponse, acceptEncoding: string | und
 }
 
 /**
- * LRU of public responses bounded by bytes. Writes clear it (`invalidateAll`): writes are rare next to reads, and
- * clearing everything cannot leave a stale list, detail, gallery or link preview behind. A generation number stops a
+ * LRU of public responses bounded by bytes. A record change clears it (`invalidateAll`): writes are rare next to
+ * reads, and clearing everything cannot leave a stale list, detail, gallery or link preview behind. A generation number stops a
  * read that started before a write from storing what it read after the write cleared the cache.
  */
 export class ResponseCache {
@@ -109,6 +109,12 @@ export class ResponseCache {
   invalidateAll(): void {
     this.generation++;
     this.lru.clear();
+  }
+
+  /** Drops the entries whose key matches; reads in flight are not stored (they may have read before the change). */
+  invalidateWhere(matches: (key: string) => boolean): void {
+    this.generation++;
+    for (const key of [...this.lru.keys()]) if (matches(key)) this.lru.delete(key);
   }
 
   get size(): number {

@@ -254,8 +254,8 @@ export class CampaignService {
       return;
     }
     await this.db.transaction((tx) => this.transition(tx, row.id, 'confirmed', 'sent', { sentAt: new Date(), authorityEmail: rep.email! }));
-    // The letter now appears on the public /reports list.
-    this.app.publicCache.invalidate();
+    // The letter now appears on the public /reports list (and nowhere else).
+    this.app.contentChanged({ area: 'reports' });
   }
 
   private async fail(id: string, reason: string) {

@@ -39,7 +39,11 @@ export default fp(
       log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     });
     app.decorate('media', service);
-    app.jobs.register(VIDEO_JOB, (payload, job) => service.processVideo(String(payload.mediaId), job));
+    app.jobs.register(VIDEO_JOB, async (payload, job) => {
+      await service.processVideo(String(payload.mediaId), job);
+      // Ready (or failed) now: the record's public answers still say "queued" until they are made again.
+      app.contentChanged({ area: 'records' });
+    });
     if (!ffmpeg) app.log.warn('ffmpeg not found: uploaded videos will be served as uploaded, without a poster');
     app.addHook('onReady', async () => {
       const removed = await service.cleanStaging().catch(() => 0);
@@ -99,7 +103,7 @@ export default fp(
         const { id } = request.params as { id: string };
         const { graphic } = request.body as { graphic: boolean };
         const actor = (await request.getActor())!;
-        return app.db.transaction(async (tx) => {
+        const updated = await app.db.transaction(async (tx) => {
           const before = await service.get(id, tx);
           if (!before) throw httpError.notFound();
           const [owner] = before.recordId
@@ -123,6 +127,9 @@ export default fp(
           }
           return service.toDto(after, { restricted: true });
         });
+        // The graphic flag shows in the gallery and on the record's pages.
+        app.contentChanged({ area: 'records' });
+        return updated;
       },
     );
 

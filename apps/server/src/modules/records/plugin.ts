@@ -165,7 +165,7 @@ export default fp(
         const actor = await actorOf(request);
         const newId = await writes.editImage(request, requireId((request.params as { id: string }).id), actor);
         const found = await findLiveMedia(app.db, newId);
-        app.publicReads.changed(found?.record.category ?? null);
+        app.contentChanged({ area: 'records', category: found?.record.category ?? null });
         return toGalleryItem(found!, app.media);
       },
     );
@@ -175,7 +175,7 @@ export default fp(
       async (request) => {
         const actor = await actorOf(request);
         const record = await writes.removeImage(requireId((request.params as { id: string }).id), actor);
-        app.publicReads.changed(record.category);
+        app.contentChanged({ area: 'records', category: record.category });
         return recordResponse(record.id);
       },
     );
@@ -202,7 +202,7 @@ export default fp(
       async (request) => {
         const actor = await actorOf(request);
         const id = requireId((request.params as { id: string }).id);
-        app.publicReads.changed(await writes.restore(id, actor));
+        app.contentChanged({ area: 'records', category: await writes.restore(id, actor) });
         return recordResponse(id);
       },
     );
@@ -215,7 +215,7 @@ export default fp(
       async (request) => {
         const actor = await actorOf(request);
         const id = requireId((request.params as { id: string }).id);
-        app.publicReads.changed(await writes.purge(id, actor));
+        app.contentChanged({ area: 'records', category: await writes.purge(id, actor) });
         return { _id: id, purged: true };
       },
     );
@@ -262,7 +262,7 @@ export default fp(
         async (request, reply) => {
           const actor = await actorOf(request);
           const id = await writes.create(request, category, actor);
-          app.publicReads.changed(category.slug);
+          app.contentChanged({ area: 'records', category: category.slug });
           return reply.status(201).send(await recordResponse(id));
         },
       );
@@ -283,7 +283,7 @@ export default fp(
           const actor = await actorOf(request);
           const id = recordId(request);
           await writes.edit(request, category, id, actor);
-          app.publicReads.changed(category.slug);
+          app.contentChanged({ area: 'records', category: category.slug });
           return recordResponse(id);
         },
       );
@@ -294,7 +294,7 @@ export default fp(
           const actor = await actorOf(request);
           const id = recordId(request);
           await writes.trash(category, id, actor);
-          app.publicReads.changed(category.slug);
+          app.contentChanged({ area: 'records', category: category.slug });
           return recordResponse(id, { withTrash: true });
         },
       );
@@ -306,7 +306,7 @@ export default fp(
             const actor = await actorOf(request);
             const id = recordId(request);
             await writes.approve(category, id, actor);
-            app.publicReads.changed(category.slug);
+            app.contentChanged({ area: 'records', category: category.slug });
             return recordResponse(id);
           },
         );
@@ -319,7 +319,7 @@ export default fp(
             const actor = await actorOf(request);
             const id = recordId(request);
             await writes.toggleAccess(category, id, actor);
-            app.publicReads.changed(category.slug);
+            app.contentChanged({ area: 'records', category: category.slug });
             return recordResponse(id);
           },
         );
@@ -333,7 +333,7 @@ export default fp(
             const { imageId } = request.params as { imageId: string };
             const id = recordId(request);
             await writes.removeImage(requireId(imageId), actor, { category, recordId: id });
-            app.publicReads.changed(category.slug);
+            app.contentChanged({ area: 'records', category: category.slug });
             return recordResponse(id);
           },
         );
