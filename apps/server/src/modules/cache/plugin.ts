@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { API_BASE } from '@app/shared';
+import { etagMatches } from '../../etag';
 import type { ContentChange } from '../../plugins/services';
 import { answerFromCache, makeEntry, pickEncoding, type CachedResponse, type Produced, type ResponseCache } from './response-cache';
 
@@ -61,7 +62,7 @@ const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary'
 
 function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
   reply.headers(entry.headers).header('etag', entry.etag).header('vary', 'Accept-Encoding, Authorization');
-  if (request.headers['if-none-match'] === entry.etag) return reply.status(304).send();
+  if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
   const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.status(entry.status).header('content-length', body.length).send(body);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { etagMatches } from '../../etag';
 
 /** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
@@ -134,7 +135,7 @@ export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res:
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization || !req.url) return false;
   const entry = cache.get(req.url);
   if (!entry?.wire) return false;
-  if (req.headers['if-none-match'] === entry.etag) {
+  if (etagMatches(req.headers['if-none-match'], entry.etag)) {
     res.writeHead(304, entry.wire.notModified);
     res.end();
     return true;

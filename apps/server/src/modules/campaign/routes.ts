@@ -11,6 +11,7 @@ import { CAMPAIGN_COUNTRIES, COUNTRY_CODES, type CountryCode } from './directory
 import { fillSiteUrl } from './letters';
 import { availability, countryCodeOf } from './service';
 import { MESSAGE_MAX_CHARS, MESSAGE_MIN_CHARS, submissionSchema } from './submission';
+import { etagMatches } from '../../etag';
 
 const pageQuery = z.object({
   limit: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(1, { error: 'Must be at least 1' }).optional(),
@@ -97,8 +98,7 @@ export async function campaignRoutes(app: FastifyInstance) {
   app.get(`${API_BASE}/campaign/directory`, async (request, reply) => {
     const { etag, body } = await directory();
     reply.header('etag', etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'Accept-Encoding');
-    const match = request.headers['if-none-match'];
-    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.status(304).send();
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.type('application/json; charset=utf-8').send(body);
   });
 

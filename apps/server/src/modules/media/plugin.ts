@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { API_BASE } from '@app/shared';
 import { records } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
+import { etagMatches } from '../../etag';
 import { diffFields } from '../../services/audit';
 import { PUBLIC_CONTENT_TYPES, PUBLIC_NAME } from './formats';
 import { parseRange } from './range';
@@ -82,7 +83,7 @@ export default fp(
           .header('cache-control', signed ? 'private, max-age=3600' : 'public, max-age=600')
           .header('etag', etag)
           .header('accept-ranges', 'bytes');
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+        if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
         if (range) {
           reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
         } else {

@@ -13,6 +13,7 @@ import {
   type CategoryDef,
 } from '@app/shared';
 import { httpError } from '../../errors';
+import { etagMatches } from '../../etag';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toGalleryItem, toRecordDto, toRecordDtos } from './dto';
 import { linkHeader, isUuid, pageQuerySchema, resolvePage, type PageQuery } from './paging';
@@ -53,12 +54,6 @@ const WRITE_CONSUMES = ['multipart/form-data', 'application/json'];
 function requireId(id: string): string {
   if (!isUuid(id)) throw httpError.notFound();
   return id.toLowerCase();
-}
-
-function etagMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch === '*' || ifNoneMatch.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 export default fp(
