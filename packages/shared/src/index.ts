@@ -6,3 +6,4 @@ export * from './api';
 export * from './paths';
 export * from './constants';
 export * from './text';
+export * from './paging';

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
-import { API_BASE, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, TOTAL_COUNT_HEADER } from '@app/shared';
+import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER } from '@app/shared';
 import type { AuditCheckpointRow } from '../../db/schema';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 
-const auditQuery = z.object({
-  limit: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(1, { error: 'Must be at least 1' }).optional(),
-  offset: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(0, { error: 'Must be zero or more' }).optional(),
+const auditQuery = offsetPageQuerySchema.extend({
   recordId: z.uuid({ error: 'Must be a record id' }).optional(),
   actorId: z.uuid({ error: 'Must be a user id' }).optional(),
 });
@@ -28,7 +26,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const query = request.query as z.infer<typeof auditQuery>;
-      const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
+      const limit = pageLimit(query);
       const { rows, total } = await app.audit.list({ limit, offset: query.offset ?? 0, recordId: query.recordId, actorId: query.actorId });
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
       return rows.map((row) => ({ ...row, at: row.at.toISOString() }));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { asc, count, eq, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { API_BASE, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, TOTAL_COUNT_HEADER } from '@app/shared';
+import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER } from '@app/shared';
 import { campaignDefaults, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
@@ -13,10 +13,7 @@ import { availability, countryCodeOf } from './service';
 import { MESSAGE_MAX_CHARS, MESSAGE_MIN_CHARS, submissionSchema } from './submission';
 import { etagMatches } from '../../etag';
 
-const pageQuery = z.object({
-  limit: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(1, { error: 'Must be at least 1' }).optional(),
-  offset: z.coerce.number({ error: 'Must be a whole number' }).int({ error: 'Must be a whole number' }).min(0, { error: 'Must be zero or more' }).max(10_000_000).optional(),
-});
+
 
 const idParams = z.object({ id: z.uuid({ error: 'Not a representative id' }) });
 const tokenParams = z.object({ token: z.string().max(200) });
@@ -118,8 +115,8 @@ export async function campaignRoutes(app: FastifyInstance) {
   });
 
   app.get(`${API_BASE}/reports`, async (request, reply) => {
-    const query = pageQuery.parse(request.query);
-    const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
+    const query = offsetPageQuerySchema.parse(request.query);
+    const limit = pageLimit(query);
     // Delivered letters are public and read far more than written: served through the public response cache.
     const offset = query.offset ?? 0;
     return app.publicCache.serve(

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@app/shared';
+import { pageLimit, type PageQuery } from '@app/shared';
 
 /** A position in a newest-first list: the last item seen (createdAt, then id, both descending). */
 export interface Cursor {
@@ -27,25 +26,7 @@ export function decodeCursor(value: string): Cursor | null {
   return { createdAt: date.toISOString(), id };
 }
 
-/** Query string of every paginated list. A limit above the maximum is lowered to it rather than refused. */
-export const pageQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'Must be a whole number' })
-    .int({ error: 'Must be a whole number' })
-    .min(1, { error: 'Must be at least 1' })
-    .optional()
-    .describe(`Items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`),
-  offset: z.coerce
-    .number({ error: 'Must be a whole number' })
-    .int({ error: 'Must be a whole number' })
-    .min(0, { error: 'Must be zero or more' })
-    .max(10_000_000, { error: 'Too large' })
-    .optional()
-    .describe('Items to skip (ignored when cursor is given)'),
-  cursor: z.string().max(200).optional().describe('Opaque keyset position from a previous Link rel="next"'),
-});
-
-export type PageQuery = z.infer<typeof pageQuerySchema>;
+export { pageQuerySchema, type PageQuery } from '@app/shared';
 
 export interface Page {
   limit: number;
@@ -55,7 +36,7 @@ export interface Page {
 
 /** Resolves defaults; `null` when the cursor cannot be read (the caller answers 400). */
 export function resolvePage(query: PageQuery): Page | null {
-  const limit = Math.min(query.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX);
+  const limit = pageLimit(query);
   if (query.cursor !== undefined) {
     const cursor = decodeCursor(query.cursor);
     return cursor ? { limit, offset: 0, cursor } : null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
+import { pageLimit, TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
 import {
   emailOnlyBody,
   errorResponses,
@@ -119,7 +119,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, opt
       schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...errorResponses } },
     },
     async (request, reply) => {
-      const { rows, total } = await accounts.list(request.query.limit, request.query.offset);
+      const { rows, total } = await accounts.list(pageLimit(request.query), request.query.offset ?? 0);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return rows.map(toUserListItem);
     },

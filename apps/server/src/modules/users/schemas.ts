@@ -79,10 +79,7 @@ export const roleBody = body(z.object({ role: z.enum(ROLES, { error: `Choose one
 
 export const userIdParams = z.object({ id: z.string() });
 
-export const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+export { offsetPageQuerySchema as listQuery } from '@app/shared';
 
 export const messageResponse = z.object({ message: z.string() });
 export const tokenResponse = z.object({ token: z.string() });
