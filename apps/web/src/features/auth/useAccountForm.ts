@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api';
+import { formErrors } from '../../lib/formErrors';
 
 /**
  * Submits an account form as JSON and splits a failure into errors under the named fields and the rest.
@@ -26,20 +27,11 @@ export function useAccountForm<T>(fields: readonly string[], send: (values: Reco
       onSuccess(result, values);
     } catch (err) {
       setPending(false);
-      const fieldErrors: Record<string, string> = {};
-      const other: string[] = [];
-      if (err instanceof ApiError) {
-        setLastError(err);
-        for (const [key, message] of Object.entries(err.fields)) {
-          if (fields.includes(key)) fieldErrors[key] = message;
-          else if (typeof message === 'string') other.push(message);
-        }
-        if (Object.keys(fieldErrors).length === 0 && other.length === 0) other.push(err.message);
-      } else {
-        other.push(err instanceof Error ? err.message : String(err));
-      }
+      if (err instanceof ApiError) setLastError(err);
+      const split = formErrors(err, fields);
+      const fieldErrors = split.fields as Record<string, string>;
       setErrors(fieldErrors);
-      setGeneral(other);
+      setGeneral(split.general);
       const first = fields.find((f) => fieldErrors[f]);
       if (first) document.getElementById(`account-${first}`)?.focus();
     }

@@ -17,7 +17,7 @@ import {
   type CampaignValues,
   type CascadeAction,
 } from './cascade';
-import { splitErrors } from './errors';
+import { formErrors } from '../../lib/formErrors';
 import { SelectField, TextAreaField, TextField } from './fields';
 import { useWhenNear } from '../../lib/useWhenNear';
 import './campaign.css';
@@ -79,7 +79,7 @@ export default function CampaignForm() {
       const sent = await sendLetter(letterBody(data, values));
       setNotice(sent.notice);
     } catch (error) {
-      const split = splitErrors(error, CAMPAIGN_FIELDS);
+      const split = formErrors(error, CAMPAIGN_FIELDS);
       setErrors(split.fields);
       const anyField = Object.keys(split.fields).length > 0;
       setGeneral(anyField ? [t('campaign.fixFields'), ...split.general] : split.general);

@@ -6,6 +6,7 @@ import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
+import { formErrors } from '../../lib/formErrors';
 
 export interface RecordFormProps {
   category: CategoryDef;
@@ -66,16 +67,10 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
       setGeneral([t('editor.saveFailed', { message: err instanceof Error ? err.message : String(err) })]);
       return;
     }
-    const fieldErrors: Record<string, string> = {};
-    const other: string[] = [];
-    const known = new Set(category.fields.flatMap((f) => [f.name, uploadName(f)]));
-    for (const [key, message] of Object.entries(err.fields)) {
-      if (known.has(key)) fieldErrors[key] = message;
-      else other.push(message);
-    }
-    setErrors(fieldErrors);
-    const matched = Object.keys(fieldErrors).length > 0;
-    setGeneral(matched ? [t('editor.fixFields'), ...other] : [t('editor.saveFailed', { message: other[0] ?? err.message })]);
+    const split = formErrors(err, category.fields.flatMap((f) => [f.name, uploadName(f)]));
+    setErrors(split.fields as Record<string, string>);
+    const matched = Object.keys(split.fields).length > 0;
+    setGeneral(matched ? [t('editor.fixFields'), ...split.general] : [t('editor.saveFailed', { message: split.general[0] ?? err.message })]);
   };
 
   // Move focus to the first field the server refused, so keyboard and screen-reader users land on it.
