@@ -1,12 +1,8 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
-import { and, eq, isNull } from 'drizzle-orm';
-import { z } from 'zod';
 import { API_BASE } from '@app/shared';
-import { records } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
 import { etagMatches } from '../../etag';
-import { diffFields } from '../../services/audit';
 import { PUBLIC_CONTENT_TYPES, PUBLIC_NAME } from './formats';
 import { parseRange } from './range';
 import { PublicCopyAccess } from './public-access';
@@ -22,7 +18,7 @@ declare module 'fastify' {
 
 /**
  * The media service, its `video.process` job, and the media routes: public copies under /media/public/ (only keys
- * under `public/` are ever served; originals never are), the graphic flag of one file, and the fixity check.
+ * under `public/` are ever served; originals never are) and the fixity check. The images API is in modules/records.
  */
 export default fp(
   async (app) => {
@@ -93,46 +89,6 @@ export default fp(
         return reply.send(await storage.get(key, range ?? undefined));
       },
     });
-
-    app.put(
-      `${API_BASE}/images/:id/graphic`,
-      {
-        preHandler: app.requireActor,
-        schema: { params: z.object({ id: z.uuid() }), body: z.object({ graphic: z.boolean() }) },
-      },
-      async (request) => {
-        const { id } = request.params as { id: string };
-        const { graphic } = request.body as { graphic: boolean };
-        const actor = (await request.getActor())!;
-        const updated = await app.db.transaction(async (tx) => {
-          const before = await service.get(id, tx);
-          if (!before) throw httpError.notFound();
-          const [owner] = before.recordId
-            ? await tx
-                .select({ id: records.id, userId: records.userId, category: records.category })
-                .from(records)
-                .where(and(eq(records.id, before.recordId), isNull(records.deletedAt)))
-                .limit(1)
-            : [];
-          if (before.recordId && !owner) throw httpError.notFound();
-          if (!service.mayReadRestricted(actor, { userId: owner?.userId ?? null })) {
-            throw httpError.forbidden('Only the owner of the record, an admin or super can change this');
-          }
-          const after = (await service.setGraphic(id, graphic, tx))!;
-          const changes = diffFields(before, after, ['graphic']);
-          if (Object.keys(changes).length) {
-            await app.audit.append(
-              { actor, action: 'media.graphic', category: owner?.category ?? null, recordId: owner?.id ?? null, subject: `media:${id}`, changes },
-              tx,
-            );
-          }
-          return service.toDto(after, { restricted: true });
-        });
-        // The graphic flag shows in the gallery and on the record's pages.
-        app.contentChanged({ area: 'records' });
-        return updated;
-      },
-    );
 
     app.get(`${API_BASE}/media/verify`, { preHandler: app.requireRole('admin', 'super') }, async () => service.verify());
   },

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_BASE, TOTAL_COUNT_HEADER, type CategoryDef } from '@app/shared';
+import { pageQuerySchema, type PageQuery } from './paging';
+import { WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
+
+/** Every category: one set of handlers, configured by its registry entry. */
+export function registerCategoryRoutes(app: FastifyInstance, { writes, sendRead, actorOf, recordResponse, staffOnly }: RecordRoutes, category: CategoryDef): void {
+  const base = `${API_BASE}/${category.slug}`;
+  const tags = [category.slug];
+  const recordId = (request: FastifyRequest) => requireId((request.params as { id: string }).id);
+
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: `List ${category.slug}, newest first`,
+        description: `JSON array of records; total in ${TOTAL_COUNT_HEADER}, pages in Link (rel=next/prev). ${
+          category.hasAccessToggle ? 'Non-public records are left out for anonymous readers.' : ''
+        }`,
+        querystring: pageQuerySchema,
+      },
+    },
+    (request, reply) => sendRead(request, reply, { kind: 'list', category: category.slug, query: request.query as PageQuery }),
+  );
+  app.get(
+    `${base}/:id`,
+    { schema: { tags, summary: `One ${category.slug} record`, params: idParams } },
+    (request, reply) => sendRead(request, reply, { kind: 'one', category: category.slug, id: recordId(request) }),
+  );
+  app.post(
+    base,
+    {
+      preHandler: app.requireActor,
+      validatorCompiler: documentOnlyBody as never,
+      schema: {
+        tags,
+        summary: `Create a ${category.slug} record (signed in); 201 with the record`,
+        consumes: WRITE_CONSUMES,
+        body: bodyDocSchema(category, false),
+      },
+    },
+    async (request, reply) => {
+      const actor = await actorOf(request);
+      const id = await writes.create(request, category, actor);
+      app.contentChanged({ area: 'records', category: category.slug });
+      return reply.status(201).send(await recordResponse(id));
+    },
+  );
+  app.put(
+    `${base}/:id/edit`,
+    {
+      preHandler: app.requireActor,
+      validatorCompiler: documentOnlyBody as never,
+      schema: {
+        tags,
+        summary: `Edit a ${category.slug} record (owner, admin, super); fields not sent are kept`,
+        params: idParams,
+        consumes: WRITE_CONSUMES,
+        body: bodyDocSchema(category, true),
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const id = recordId(request);
+      await writes.edit(request, category, id, actor);
+      app.contentChanged({ area: 'records', category: category.slug });
+      return recordResponse(id);
+    },
+  );
+  app.delete(
+    `${base}/:id/delete`,
+    { preHandler: app.requireActor, schema: { tags, summary: `Move a ${category.slug} record to the trash (owner, admin, super)`, params: idParams } },
+    async (request) => {
+      const actor = await actorOf(request);
+      const id = recordId(request);
+      await writes.trash(category, id, actor);
+      app.contentChanged({ area: 'records', category: category.slug });
+      return recordResponse(id, { withTrash: true });
+    },
+  );
+  if (category.approvable) {
+    app.put(
+      `${base}/approve/:id`,
+      { preHandler: staffOnly, schema: { tags, summary: `Approve a ${category.slug} record (admin, super)`, params: idParams } },
+      async (request) => {
+        const actor = await actorOf(request);
+        const id = recordId(request);
+        await writes.approve(category, id, actor);
+        app.contentChanged({ area: 'records', category: category.slug });
+        return recordResponse(id);
+      },
+    );
+  }
+  if (category.hasAccessToggle) {
+    app.put(
+      `${base}/:id/access`,
+      { preHandler: staffOnly, schema: { tags, summary: `Toggle whether a ${category.slug} record is public (admin, super)`, params: idParams } },
+      async (request) => {
+        const actor = await actorOf(request);
+        const id = recordId(request);
+        await writes.toggleAccess(category, id, actor);
+        app.contentChanged({ area: 'records', category: category.slug });
+        return recordResponse(id);
+      },
+    );
+  }
+  if (category.media === 'images') {
+    app.delete(
+      `${base}/:id/image/:imageId/delete`,
+      { preHandler: app.requireActor, schema: { tags, summary: `Take one image off a ${category.slug} record (owner, admin, super)`, params: imageParams } },
+      async (request) => {
+        const actor = await actorOf(request);
+        const { imageId } = request.params as { imageId: string };
+        const id = recordId(request);
+        await writes.removeImage(requireId(imageId), actor, { category, recordId: id });
+        app.contentChanged({ area: 'records', category: category.slug });
+        return recordResponse(id);
+      },
+    );
+  }
+}

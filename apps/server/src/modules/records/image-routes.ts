@@ -1,0 +1,103 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE } from '@app/shared';
+import { records } from '../../db/schema';
+import { httpError } from '../../errors';
+import { diffFields } from '../../services/audit';
+import { toGalleryItem } from './dto';
+import { pageQuerySchema, type PageQuery } from './paging';
+import { findLiveMedia } from './repository';
+import { WRITE_CONSUMES, documentOnlyBody, idParams, requireId, type RecordRoutes } from './routes-context';
+
+/** The images API: the gallery and its items, replacing or taking off one image, and its graphic flag. */
+export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, actorOf, recordResponse }: RecordRoutes): void {
+  app.get(
+    `${API_BASE}/images`,
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'Gallery: every image of live records in gallery categories, newest record first',
+        description: 'Items {_id (media id), imageId, imageUrl, variants, width, height, caption, graphic, recordId, category, title}. Offset paging.',
+        querystring: pageQuerySchema,
+      },
+    },
+    (request, reply) => sendRead(request, reply, { kind: 'images', query: request.query as PageQuery }),
+  );
+  app.get(
+    `${API_BASE}/images/:id`,
+    { schema: { tags: ['images'], summary: 'One gallery image', params: idParams } },
+    (request, reply) => sendRead(request, reply, { kind: 'image', id: requireId((request.params as { id: string }).id) }),
+  );
+  app.put(
+    `${API_BASE}/images/:id/edit`,
+    {
+      preHandler: app.requireActor,
+      validatorCompiler: documentOnlyBody as never,
+      schema: {
+        tags: ['images'],
+        summary: 'Replace one image (field image) and/or its caption (field caption); owner, admin or super',
+        params: idParams,
+        consumes: WRITE_CONSUMES,
+        body: z.object({ caption: z.string().max(1000).optional(), image: z.any().optional().describe('Replacement image file') }),
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const newId = await writes.editImage(request, requireId((request.params as { id: string }).id), actor);
+      const found = await findLiveMedia(app.db, newId);
+      app.contentChanged({ area: 'records', category: found?.record.category ?? null });
+      return toGalleryItem(found!, app.media);
+    },
+  );
+  app.delete(
+    `${API_BASE}/images/:id/delete`,
+    { preHandler: app.requireActor, schema: { tags: ['images'], summary: 'Take one image off its record; owner, admin or super', params: idParams } },
+    async (request) => {
+      const actor = await actorOf(request);
+      const record = await writes.removeImage(requireId((request.params as { id: string }).id), actor);
+      app.contentChanged({ area: 'records', category: record.category });
+      return recordResponse(record.id);
+    },
+  );
+
+  app.put(
+    `${API_BASE}/images/:id/graphic`,
+    {
+      preHandler: app.requireActor,
+      schema: { params: z.object({ id: z.uuid() }), body: z.object({ graphic: z.boolean() }) },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const { graphic } = request.body as { graphic: boolean };
+      const actor = (await request.getActor())!;
+      const updated = await app.db.transaction(async (tx) => {
+        const before = await app.media.get(id, tx);
+        if (!before) throw httpError.notFound();
+        const [owner] = before.recordId
+          ? await tx
+              .select({ id: records.id, userId: records.userId, category: records.category })
+              .from(records)
+              .where(and(eq(records.id, before.recordId), isNull(records.deletedAt)))
+              .limit(1)
+          : [];
+        if (before.recordId && !owner) throw httpError.notFound();
+        if (!app.media.mayReadRestricted(actor, { userId: owner?.userId ?? null })) {
+          throw httpError.forbidden('Only the owner of the record, an admin or super can change this');
+        }
+        const after = (await app.media.setGraphic(id, graphic, tx))!;
+        const changes = diffFields(before, after, ['graphic']);
+        if (Object.keys(changes).length) {
+          await app.audit.append(
+            { actor, action: 'media.graphic', category: owner?.category ?? null, recordId: owner?.id ?? null, subject: `media:${id}`, changes },
+            tx,
+          );
+        }
+        return app.media.toDto(after, { restricted: true });
+      });
+      // The graphic flag shows in the gallery and on the record's pages.
+      app.contentChanged({ area: 'records' });
+      return updated;
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { can, recordInputSchema, uploadFields, type Actor, type CategoryDef } from '@app/shared';
+import { httpError } from '../../errors';
+import { etagMatches } from '../../etag';
+import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import { toRecordDto } from './dto';
+import { isUuid } from './paging';
+import { computeRead, type ReadResponse, type ReadTarget } from './reads';
+import { findRecord } from './repository';
+import type { RecordWrites } from './writes';
+
+/** What the records area's route files share: parameter schemas, the read sender and the write helpers. */
+
+export const idParams = z.object({ id: z.string().describe('Record id (uuid)') });
+export const imageParams = z.object({ id: z.string().describe('Record id (uuid)'), imageId: z.string().describe('Image (media) id') });
+
+/**
+ * Create and edit bodies are read from the stream (multipart) or the parsed JSON by the handler, which validates
+ * them with the registry schema; the route's body schema is there for the OpenAPI document only.
+ */
+export const documentOnlyBody: FastifySchemaCompiler<z.ZodType> = (route) =>
+  route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route);
+
+export function bodyDocSchema(category: CategoryDef, partial: boolean) {
+  const files: Record<string, z.ZodType> = {};
+  for (const field of uploadFields(category)) {
+    const description =
+      field.kind === 'video' ? 'Video file (multipart only)' : field.kind === 'images' ? 'Image files, field files[] or files (multipart only)' : 'Image file (multipart only)';
+    files[field.name] = z.any().optional().describe(description);
+  }
+  return recordInputSchema(category, { partial }).extend(files);
+}
+
+export const WRITE_CONSUMES = ['multipart/form-data', 'application/json'];
+
+export function requireId(id: string): string {
+  if (!isUuid(id)) throw httpError.notFound();
+  return id.toLowerCase();
+}
+
+export interface RecordRoutes {
+  writes: RecordWrites;
+  /** Anonymous requests go through publicReads (cacheable); signed-in ones are computed for the reader. */
+  sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget): Promise<FastifyReply>;
+  actorOf(request: FastifyRequest): Promise<Actor>;
+  recordResponse(id: string, options?: { withTrash?: boolean }): Promise<ReturnType<typeof toRecordDto>>;
+  staffOnly: ReturnType<FastifyInstance['requireRole']>;
+}
+
+export function recordRoutes(app: FastifyInstance, writes: RecordWrites): RecordRoutes {
+  async function sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget) {
+    let response: ReadResponse;
+    if (!request.hasAuthHeader && app.hasDecorator('publicCache')) {
+      // The response cache (modules/cache) stores the serialised answer and handles If-None-Match itself.
+      return app.publicCache.serve(
+        request,
+        reply,
+        async () => {
+          const produced = await app.publicReads.read(target);
+          return {
+            status: produced.status,
+            headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
+            body: JSON.stringify(produced.body),
+            cacheable: produced.status === 200,
+          };
+        },
+        // One record or image reads no query parameter: any given is ignored, not a key of its own.
+        target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
+      );
+    }
+    if (!request.hasAuthHeader) {
+      response = await app.publicReads.read(target);
+    } else {
+      const actor = await request.getActor();
+      response = await computeRead(app, target, can.readPrivate(actor));
+      if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
+    }
+    reply.header('vary', 'Authorization');
+    if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {
+      const { etag, 'cache-control': cacheControl } = response.headers;
+      return reply.status(304).headers({ etag, 'cache-control': cacheControl }).send();
+    }
+    return reply.status(response.status).headers(response.headers).send(response.body);
+  }
+
+  async function actorOf(request: FastifyRequest): Promise<Actor> {
+    const actor = await request.getActor();
+    if (!actor) throw httpError.unauthorized();
+    return actor;
+  }
+
+  async function recordResponse(id: string, options: { withTrash?: boolean } = {}) {
+    const row = await findRecord(app.db, id);
+    if (!row) throw httpError.notFound();
+    const files = await app.media.forRecords([row.id]);
+    return toRecordDto(row, files.get(row.id) ?? [], app.media, options);
+  }
+
+  return { writes, sendRead, actorOf, recordResponse, staffOnly: app.requireRole('admin', 'super') };
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { API_BASE, TOTAL_COUNT_HEADER } from '@app/shared';
+import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import { toRecordDtos } from './dto';
+import { linkHeader, pageQuerySchema, resolvePage, type PageQuery } from './paging';
+import { listTrash } from './repository';
+import { idParams, requireId, type RecordRoutes } from './routes-context';
+
+/** The trash: list (admin, super), restore (admin, super), purge (super). */
+export function registerTrashRoutes(app: FastifyInstance, { writes, actorOf, recordResponse, staffOnly }: RecordRoutes): void {
+  app.get(
+    `${API_BASE}/trash`,
+    {
+      preHandler: staffOnly,
+      schema: { tags: ['trash'], summary: 'Records in the trash, most recently deleted first (admin, super)', querystring: pageQuerySchema },
+    },
+    async (request, reply) => {
+      const page = resolvePage({ ...(request.query as PageQuery), cursor: undefined })!;
+      const { rows, total } = await listTrash(app.db, page);
+      const link = linkHeader(`${API_BASE}/trash`, page, total, rows.length, null);
+      reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
+      if (link) reply.header('link', link);
+      return toRecordDtos(rows, app.media, { withTrash: true });
+    },
+  );
+  app.put(
+    `${API_BASE}/trash/:id/restore`,
+    { preHandler: staffOnly, schema: { tags: ['trash'], summary: 'Restore a record from the trash (admin, super)', params: idParams } },
+    async (request) => {
+      const actor = await actorOf(request);
+      const id = requireId((request.params as { id: string }).id);
+      app.contentChanged({ area: 'records', category: await writes.restore(id, actor) });
+      return recordResponse(id);
+    },
+  );
+  app.delete(
+    `${API_BASE}/trash/:id`,
+    {
+      preHandler: app.requireRole('super'),
+      schema: { tags: ['trash'], summary: 'Purge a trashed record for good (super); its original files stay in storage', params: idParams },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const id = requireId((request.params as { id: string }).id);
+      app.contentChanged({ area: 'records', category: await writes.purge(id, actor) });
+      return { _id: id, purged: true };
+    },
+  );
+
+}
