@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 
 const DOCUMENT_ONLY_HEADERS = [
   'content-security-policy',
@@ -23,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-/** Security headers, compression and rate limiting (limits are declared per route, with `config.rateLimit`). */
+/** Security headers and compression. Rate limits are kept by the areas that need them (users/rate-limiter.ts). */
 export default fp(
   async (app) => {
     const inlineScriptHashes: string[] = [];
@@ -72,16 +71,6 @@ export default fp(
       encodings: ['br', 'gzip'],
       brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
       zlibOptions: { level: 6 },
-    });
-
-    const redis = app.redis;
-    await app.register(rateLimit, {
-      global: false,
-      ...(redis ? { redis, nameSpace: 'rl:' } : {}),
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        message: `Too many attempts, try again in ${Math.ceil(context.ttl / 1000)} seconds`,
-      }),
     });
   },
   { name: 'security', dependencies: ['db'] },
