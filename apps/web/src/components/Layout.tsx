@@ -15,7 +15,7 @@ export function Layout() {
   }, [pathname]);
   useEffect(() => {
     // At start, an expired token signs the user out and goes to /signin (spec §4).
-    if (session.expireIfNeeded()) navigate(paths.signin, { replace: true });
+    if (session.expireIfNeeded()) void navigate(paths.signin, { replace: true });
   }, [navigate]);
   // Over a server-rendered page, the header, the main area and the footer are adopted in tasks of their own (see
   // AdoptLater), and the parts inside the main area (a list's cards) in tasks after it.

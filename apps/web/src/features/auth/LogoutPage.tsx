@@ -10,7 +10,7 @@ export default function LogoutPage() {
   useEffect(() => {
     void request(`${USERS_API_BASE}/signout`, { raw: true }).catch((err: unknown) => console.warn('sign-out call failed', err));
     session.clear();
-    navigate(paths.signin, { replace: true });
+    void navigate(paths.signin, { replace: true });
   }, [navigate]);
   return null;
 }

@@ -52,7 +52,7 @@ export function SignInForm({ title }: { title: string }) {
           setResendState({ email, sent: false, error: null });
           void form.onSubmit(e, ({ token }) => {
             if (!session.signIn(token)) return;
-            navigate(safeNext(params.get('next')), { replace: true });
+            void navigate(safeNext(params.get('next')), { replace: true });
           });
         }}
       >

@@ -36,7 +36,7 @@ export default function ImageEditPage() {
     mutationFn: (form: FormData) => upload<GalleryImage>(`/images/${encodeURIComponent(id)}/edit`, form, { method: 'PUT', onProgress: setProgress }),
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries();
-      navigate(paths.image(saved._id));
+      void navigate(paths.image(saved._id));
     },
     onError: (err) => {
       setProgress(null);

@@ -28,8 +28,8 @@ export default function ImageViewerPage() {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
-      if (e.key === 'ArrowLeft' && previous) navigate(paths.image(previous._id));
-      if (e.key === 'ArrowRight' && next) navigate(paths.image(next._id));
+      if (e.key === 'ArrowLeft' && previous) void navigate(paths.image(previous._id));
+      if (e.key === 'ArrowRight' && next) void navigate(paths.image(next._id));
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

@@ -26,7 +26,7 @@ export default function EditPage() {
 
   useEffect(() => {
     if (redirectAt === null) return;
-    const timer = setTimeout(() => navigate(paths.detail(category.slug, id)), category.redirectDelayMs ?? 0);
+    const timer = setTimeout(() => void navigate(paths.detail(category.slug, id)), category.redirectDelayMs ?? 0);
     return () => clearTimeout(timer);
   }, [redirectAt, navigate, category, id]);
 
@@ -39,7 +39,7 @@ export default function EditPage() {
       setNotice(t('editor.videoRedirect'));
       setRedirectAt(Date.now());
     } else {
-      navigate(paths.detail(category.slug, id));
+      void navigate(paths.detail(category.slug, id));
     }
   };
 
