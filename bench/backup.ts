@@ -1,5 +1,5 @@
 /**
- * Backup and restore at size (issue 20): seeds a site with 100k records, their audit trail and 1,000 stored files,
+ * Backup and restore at size: seeds a site with 100k records, their audit trail and 1,000 stored files,
  * runs `npm run admin -- backup` beside it and `npm run admin -- restore` into a data folder (or database) nothing
  * has used yet, each as a process of its own, and checks the copy table by table and file by file. Prints each
  * command's time and peak memory and the archive's size.

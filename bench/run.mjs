@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The benchmark suite of issue 9: `npm run bench [-- options]`. It prints figures and writes them to
+// The benchmark suite: `npm run bench [-- options]`. It prints figures and writes them to
 // bench/results/<timestamp>.json; it asserts nothing about timings. See bench/README.md.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

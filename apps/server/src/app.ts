@@ -37,7 +37,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     // A cached anonymous read is answered by the HTTP server itself, before Fastify builds its request and reply: the
     // answer is already serialised, compressed and carries every header, so nothing of Fastify's is needed for it
-    // (issue 9: cached reads went from about 0.45x to 0.6x of nginx on the same bytes, `npm run bench`).
+    // (cached reads went from about 0.45x to 0.6x of nginx on the same bytes, `npm run bench`).
     serverFactory: (handler) => createServer((req, res) => answerFromCache(publicResponses, req, res) || handler(req, res)),
     logger: options.logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,

@@ -21,7 +21,7 @@ import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { imageField, multipart, sampleFields, testImage } from './records-helpers';
 
 /**
- * Backup and restore (issue 20): a backup of a site with records, images, trash, a purge and an audit trail restores
+ * Backup and restore: a backup of a site with records, images, trash, a purge and an audit trail restores
  * into an empty database and file store as an identical copy; damaged, cut-short or forged archives and non-empty
  * targets are refused with nothing changed.
  */

@@ -10,7 +10,7 @@ import { adoptServerPage } from './lib/serverPage';
 import { session } from './lib/session';
 import './styles.css';
 
-/** Plain http on a non-localhost origin goes to https (spec §2 Frame). */
+/** Plain http on a non-localhost origin goes to https. */
 function redirectToHttps(): boolean {
   const target = httpsRedirectTarget(window.location);
   if (target) window.location.replace(target);

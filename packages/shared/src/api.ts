@@ -59,7 +59,7 @@ export interface MediaVerifyReport {
   missing: { id: string; key: string }[];
 }
 
-/** A record as the API returns it (fields of spec §3; category-specific fields are present only when used). */
+/** A record as the API returns it (category-specific fields are present only when used). */
 export interface RecordDto {
   _id: string;
   category: CategorySlug;
@@ -87,7 +87,7 @@ export interface JwtClaims {
   tv: number;
 }
 
-/** One item of the derived /images gallery (decisions §3). `_id` is the image's own id, used in /images/{id}. */
+/** One item of the derived /images gallery. `_id` is the image's own id, used in /images/{id}. */
 export interface GalleryItemDto {
   _id: string;
   imageId: string;

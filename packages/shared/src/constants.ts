@@ -1,4 +1,4 @@
-/** Business constants of spec §9 (kept exactly, decisions §1). */
+/** Business constants the public contract fixes (kept exactly). */
 export const MOBILE_BREAKPOINT_PX = 768;
 export const COPY_FEEDBACK_MS = 3000;
 export const VIDEO_EDIT_REDIRECT_MS = 3000;
@@ -14,22 +14,22 @@ export const IMAGE_PLACEHOLDER_MAX_URL_LENGTH = 1;
 export const SHARE_TEXT = 'Ongoing genocide on Amhara people';
 export const SAMPLE_LABEL = 'Sample record - not real data';
 
-/** Whether a page title is shown as a heading (spec §2 Frame). */
+/** Whether a page title is shown as a heading. */
 export function showsTitleHeading(title: string): boolean {
   return title.trim().split(/\s+/).filter(Boolean).length <= TITLE_HEADING_MAX_WORDS;
 }
 
-/** Whether a card shows the placeholder instead of the record's image (spec §2). */
+/** Whether a card shows the placeholder instead of the record's image. */
 export function usesImagePlaceholder(imageUrl: string | null | undefined): boolean {
   return (imageUrl ?? '').length <= IMAGE_PLACEHOLDER_MAX_URL_LENGTH;
 }
 
-/** The card's description preview (spec §9); markdown is shown as plain text in previews. */
+/** The card's description preview; markdown is shown as plain text in previews. */
 export function descriptionPreview(description: string, length: number): string {
   return description.length > length ? `${description.slice(0, length)}...` : description;
 }
 
-/** Public brand settings, served to the web app in the HTML shell (decisions §3). */
+/** Public brand settings, served to the web app in the HTML shell. */
 export interface BrandConfig {
   siteName: string;
   hashtagWord: string;

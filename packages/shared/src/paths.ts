@@ -1,7 +1,7 @@
 import { CATEGORIES } from './categories/registry';
 import type { CategorySlug } from './categories/types';
 
-/** Web route paths (spec §2 route list), in one place so links and the router agree. */
+/** Web route paths, in one place so links and the router agree. */
 export const paths = {
   home: '/',
   about: '/about',

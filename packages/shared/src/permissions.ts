@@ -1,5 +1,5 @@
 /**
- * Roles and permissions of decisions §4. The server enforces these; the web app calls the same functions only to
+ * Roles and permissions. The server enforces these; the web app calls the same functions only to
  * decide which controls to show.
  */
 export const ROLES = ['contributor', 'admin', 'super'] as const;

@@ -1,5 +1,5 @@
 /**
- * Markdown as plain text, for card previews and link-preview descriptions (spec §2: previews are plain text).
+ * Markdown as plain text, for card previews and link-preview descriptions (previews are plain text).
  * Removes markup (emphasis, headings, links keep their text, images and HTML tags are dropped); not a parser, only
  * what a short preview needs.
  */

@@ -22,7 +22,7 @@ describe('category registry', () => {
     expect(lengths).toMatchObject({ displacements: 150, events: 150, orphans: 150, missings: 150, links: 250, victims: 250, massacres: 250 });
   });
 
-  it('declares the create fields of spec §7 for massacres, in order', () => {
+  it('declares the create fields of massacres in the order of the public contract', () => {
     expect(CATEGORIES.massacres.fields.map((f) => f.name)).toEqual([
       'caseNum', 'title', 'subtitle', 'quantity', 'location', 'victimizer', 'killingType', 'happenedOn',
       'shortDescription', 'evidence', 'remark', 'description', 'createdAt', 'files',

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { ROLES, type JwtClaims, type Role } from '@app/shared';
 
-/** Signs and verifies the bearer tokens of decisions §4 (HS256, claims id, role, name, exp and token version). */
+/** Signs and verifies the bearer tokens (HS256, claims id, role, name, exp and token version). */
 export class JwtService {
   private readonly key: Uint8Array;
 

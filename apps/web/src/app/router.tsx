@@ -7,7 +7,7 @@ import { RequireAuth } from '../components/RequireAuth';
 import { Loading } from '../components/Status';
 
 /**
- * Every route of the spec's route list (spec §2), code-split per screen. Features meet only here.
+ * Every route of the spec's route list, code-split per screen. Features meet only here.
  * Category routes come from the registry: list at `route`, detail at `route/:id`, edit at `route/edit/:id`.
  *
  * Screens are named by their file (`handle.module`, the key of Vite's build manifest), so the server can link the
@@ -67,7 +67,7 @@ export const routes: RouteObject[] = [
       ...CATEGORY_LIST.flatMap((c): RouteObject[] => [
         { path: c.route.slice(1), ...publicScreen('../features/records/ListPage.tsx') },
         { path: `${c.route.slice(1)}/:id`, ...publicScreen('../features/records/DetailPage.tsx') },
-        // Every edit route is guarded (decisions §2), unlike the first build.
+        // Every edit route is guarded, unlike the first build.
         { path: `${c.route.slice(1)}/edit/:id`, ...guarded('../features/records/EditPage.tsx') },
       ]),
       { path: 'dashboard', ...guarded('./DashboardRoute.tsx') },

@@ -3,7 +3,7 @@ import { useTranslation } from '../lib/i18n';
 import './media.css';
 
 /**
- * Several items shown one at a time with previous/next arrows and an "n/total" counter (spec §2). Arrows move by one;
+ * Several items shown one at a time with previous/next arrows and an "n/total" counter. Arrows move by one;
  * the left arrow is hidden at the first item and the right at the last. Left/right arrow keys work when it has focus.
  */
 export function Carousel<T>({

@@ -21,7 +21,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Copies `text`; the button reads "copied" for 3 seconds afterwards (spec §2, §9). */
+/** Copies `text`; the button reads "copied" for 3 seconds afterwards. */
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);

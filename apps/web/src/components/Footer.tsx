@@ -1,7 +1,7 @@
 import { useTranslation } from '../lib/i18n';
 import { brand } from '../lib/brand';
 
-/** Contact e-mail, copyright with the current year, back-to-top arrow, social link (spec §2 Footer). */
+/** Contact e-mail, copyright with the current year, back-to-top arrow, social link. */
 export function Footer() {
   const { t } = useTranslation();
   const year = new Date().getFullYear();

@@ -16,7 +16,7 @@ export function fieldAria(id: string, { hint, error, alsoDescribedBy }: { hint?:
 }
 
 /**
- * One labelled form field with its hint and the server's error under it (spec §5: field errors show under the
+ * One labelled form field with its hint and the server's error under it (field errors show under the
  * matching field). The input itself is the child; give it `fieldAria(id, {hint, error})`.
  */
 export function FormField({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string; children: ReactNode }) {

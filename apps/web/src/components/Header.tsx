@@ -7,7 +7,7 @@ import { useSession } from '../lib/session';
 import { LanguageSwitch } from './LanguageSwitch';
 
 /**
- * Brand link and menu: About, Events, Dashboard (signed in), Sign In or Logout (spec §2 Header). Below 768px the menu
+ * Brand link and menu: About, Events, Dashboard (signed in), Sign In or Logout. Below 768px the menu
  * is a slide-in panel opened by a button.
  */
 export function Header() {

@@ -6,7 +6,7 @@ import { AdoptLater } from './AdoptLater';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
-/** Header, main area, footer; scroll resets to the top on navigation (spec §2 Frame). */
+/** Header, main area, footer; scroll resets to the top on navigation. */
 export function Layout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -14,7 +14,7 @@ export function Layout() {
     window.scrollTo(0, 0);
   }, [pathname]);
   useEffect(() => {
-    // At start, an expired token signs the user out and goes to /signin (spec §4).
+    // At start, an expired token signs the user out and goes to /signin.
     if (session.expireIfNeeded()) void navigate(paths.signin, { replace: true });
   }, [navigate]);
   // Over a server-rendered page, the header, the main area and the footer are adopted in tasks of their own (see

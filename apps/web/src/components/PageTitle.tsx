@@ -3,7 +3,7 @@ import { showsTitleHeading } from '@app/shared';
 import { brand } from '../lib/brand';
 
 /**
- * Sets the document title and shows the title as a heading only when it has fewer than 5 words (spec §2 Frame).
+ * Sets the document title and shows the title as a heading only when it has fewer than 5 words.
  * A longer title still gets a heading for screen readers, hidden from view.
  */
 export function PageTitle({ title, className }: { title: string; className?: string }) {

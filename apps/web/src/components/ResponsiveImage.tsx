@@ -88,7 +88,7 @@ export function GraphicGuard({ children, video = false }: { children: ReactNode;
   );
 }
 
-/** Shown when a record has no usable image (imageUrl of length 1 or less, spec §2). */
+/** Shown when a record has no usable image (imageUrl of length 1 or less). */
 export function ImagePlaceholder({ className }: { className?: string }) {
   const { t } = useTranslation();
   return (

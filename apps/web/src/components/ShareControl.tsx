@@ -4,7 +4,7 @@ import { hashtag } from '../lib/brand';
 import { CopyButton } from './CopyButton';
 import './media.css';
 
-/** The four networks of the spec, each given the page URL and the share text with the hashtag (decisions §1). */
+/** The four networks of the spec, each given the page URL and the share text with the hashtag. */
 export function shareLinks(url: string): { network: 'facebook' | 'x' | 'telegram' | 'whatsapp'; href: string }[] {
   const tag = hashtag();
   const text = `${SHARE_TEXT} ${tag}`;

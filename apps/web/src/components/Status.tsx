@@ -1,6 +1,6 @@
 import { useTranslation } from '../lib/i18n';
 
-/** "Loading..." while data is pending (spec §8), announced to screen readers. */
+/** "Loading..." while data is pending, announced to screen readers. */
 export function Loading({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (

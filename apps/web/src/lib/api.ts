@@ -91,7 +91,7 @@ export interface Page<T> {
   total: number;
 }
 
-/** A list call: the body is an array, the total comes in a header (decisions §3). */
+/** A list call: the body is an array, the total comes in a header. */
 export async function requestPage<T>(path: string, options: RequestOptions = {}): Promise<Page<T>> {
   const res = await send(path, options);
   const items = (await res.json()) as T[];

@@ -10,7 +10,7 @@ const DEFAULT_BRAND: BrandConfig = {
   merchandiseUrl: '',
 };
 
-/** Brand settings the server writes into the HTML shell (decisions §3); defaults when opened from the Vite dev server. */
+/** Brand settings the server writes into the HTML shell; defaults when opened from the Vite dev server. */
 function readBrand(): BrandConfig {
   if (typeof document === 'undefined') return DEFAULT_BRAND;
   const el = document.getElementById('app-config');

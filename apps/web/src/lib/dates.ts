@@ -8,7 +8,7 @@ type DateInput = string | Date | null | undefined;
 
 /**
  * Dates as the spec writes them ("ll", "ll HH:mm", "ll hh:mm A") in English; in the Amharic interface, in the
- * Ethiopian calendar (decisions §3).
+ * Ethiopian calendar.
  */
 function format(value: DateInput, lang: string, pattern: string, withTime: boolean): string {
   if (!value) return '';

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { JwtClaims, Role } from '@app/shared';
 
-/** The token is kept in local storage under this key (spec §3 User) and sent as `Authorization: Bearer`. */
+/** The token is kept in local storage under this key and sent as `Authorization: Bearer`. */
 export const TOKEN_KEY = 'token';
 
 export interface Session {
@@ -30,7 +30,7 @@ function decode(token: string): Session | null {
   }
 }
 
-/** Expiry is compared in seconds (spec §4). */
+/** Expiry is compared in seconds. */
 export const isExpired = (s: Session, nowMs = Date.now()) => s.exp <= Math.floor(nowMs / 1000);
 
 let current: Session | null = null;
@@ -57,7 +57,7 @@ export const session = {
     emit();
     return true;
   },
-  /** Removes the token and the current user (spec §4 logout). */
+  /** Removes the token and the current user (signing out). */
   clear() {
     localStorage.removeItem(TOKEN_KEY);
     current = null;

@@ -23,7 +23,7 @@ export const CATEGORIES: Record<CategorySlug, CategoryDef> = {
 
 export const CATEGORY_LIST: readonly CategoryDef[] = CATEGORY_SLUGS.map((slug) => CATEGORIES[slug]);
 
-/** Dashboard picker order (spec §2: Displacement, Orphan, Massacre, Video, Victim, Missing, Link URL, Event, Other). */
+/** Dashboard picker order (Displacement, Orphan, Massacre, Video, Victim, Missing, Link URL, Event, Other). */
 export const PICKER_CATEGORIES: readonly CategoryDef[] = [...CATEGORY_LIST].sort(
   (a, b) => a.pickerOrder - b.pickerOrder,
 );

@@ -44,7 +44,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Evidence links are joined by a comma and one space (spec §2 Dashboard hint). */
+/** Evidence links are joined by a comma and one space. */
 export function splitUrlList(value: string): string[] {
   return value
     .split(/,\s*/)

@@ -16,7 +16,7 @@ export type FieldKind =
   | 'video'; // one uploaded video (multipart field `image`, as the spec names it)
 
 export interface FieldDef {
-  /** The API and form field name (spec §3/§7). */
+  /** The API and form field name (kept exactly: clients depend on it). */
   name: string;
   kind: FieldKind;
   /** i18n key of the form label; English text lives in the web app's resources. */
@@ -38,22 +38,22 @@ export interface CategoryDef {
   route: string;
   /** i18n key of the singular name ("Victim"). */
   singular: string;
-  /** Dashboard picker label (spec §2 Dashboard), in picker order; absent when the dashboard cannot add it. */
+  /** Dashboard picker label, in picker order; absent when the dashboard cannot add it. */
   pickerLabel: string;
   pickerOrder: number;
-  /** Fields of the create and edit calls, in form order (spec §7). */
+  /** Fields of the create and edit calls, in form order. */
   fields: FieldDef[];
   /**
-   * i18n key of the list title; `{{total}}` is the API total (spec §2: "Victims (n)"). Not `count`: that name makes
+   * i18n key of the list title; `{{total}}` is the API total ("Victims (n)"). Not `count`: that name makes
    * i18next look for plural forms, which these titles do not have, on every list's first render.
    */
   listTitle: string;
-  /** Characters of description shown on a card before "Read More" (spec §9). */
+  /** Characters of description shown on a card before "Read More". */
   previewLength: number;
-  /** i18n key of the empty-list text (spec §8). */
+  /** i18n key of the empty-list text. */
   emptyText: string;
   media: MediaMode;
-  /** Approve call exists (spec §7 Approve). */
+  /** Approve call exists. */
   approvable: boolean;
   /** Has a `public` flag toggled by PUT /{slug}/{id}/access; private records are hidden from anonymous readers. */
   hasAccessToggle: boolean;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Bounds of a campaign letter (decisions §3: abuse limits). */
+/** Bounds of a campaign letter (abuse limits). */
 export const MESSAGE_MIN_CHARS = 20;
 export const MESSAGE_MAX_CHARS = 10_000;
 
@@ -17,7 +17,7 @@ const choice = (label: string) =>
   z.string({ error: `Choose a ${label}` }).trim().min(1, { error: `Choose a ${label}` }).max(200, { error: `Choose a ${label} from the list` });
 
 /**
- * POST /reports body (spec §3 Campaign message). `authorityEmail` is accepted for compatibility but never used: the
+ * POST /reports body. `authorityEmail` is accepted for compatibility but never used: the
  * recipient's address always comes from the directory.
  */
 export const submissionSchema = z.object({

@@ -5,7 +5,7 @@ import type { Storage } from './storage';
 
 /**
  * sharp (with libvips) and the EXIF reader, loaded with the first image rather than at start: a server that only
- * answers reads keeps ~11 MB less (issue 9's memory target).
+ * answers reads keeps ~11 MB less (the memory target).
  */
 export async function loadSharp() {
   return (await import('sharp')).default;

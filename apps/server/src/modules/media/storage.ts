@@ -112,7 +112,7 @@ const loadCommonJs = createRequire(import.meta.url);
 
 /**
  * The AWS SDK, loaded the first time S3 storage is made: it costs 20-25 MB of memory, which the default local
- * storage (and the memory target of issue 9) should not pay.
+ * storage (and a small server's memory) should not pay.
  */
 function s3Sdk(): typeof S3Sdk {
   return loadCommonJs('@aws-sdk/client-s3') as typeof S3Sdk;

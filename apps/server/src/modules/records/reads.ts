@@ -39,7 +39,7 @@ function etagOf(body: unknown, headers: Record<string, string>): string {
 const notFound = (): ReadResponse => ({ status: 404, headers: {}, body: { message: 'Not found' } });
 
 /**
- * Computes a read. `includePrivate` is true for signed-in readers (decisions §4: they also see non-public events
+ * Computes a read. `includePrivate` is true for signed-in readers (they also see non-public events
  * and massacres). Cache headers are added by the caller, which knows who is asking.
  */
 export async function computeRead(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {

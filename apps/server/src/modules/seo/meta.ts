@@ -50,7 +50,7 @@ function recordImage(record: RecordDto): string | undefined {
   return undefined;
 }
 
-/** The link-preview data of the record behind `pathname`, read as an anonymous visitor would (decisions §3). */
+/** The link-preview data of the record behind `pathname`, read as an anonymous visitor would. */
 export function registerMetaResolvers(app: FastifyInstance) {
   const publicUrl = app.brand.publicUrl;
   const routes = new Map(CATEGORY_LIST.map((c) => [c.route.slice(1), c]));

@@ -14,7 +14,7 @@ import './admin.css';
 const PAGE_SIZE = 50;
 type TrashedRecord = RecordDto & { deletedAt?: string | null };
 
-/** /admin/trash: records moved to the trash; admins restore them, a super may purge one for good (decisions §4, §5). */
+/** /admin/trash: records moved to the trash; admins restore them, a super may purge one for good. */
 export default function TrashPage() {
   const { t, i18n } = useTranslation();
   const user = useSession();

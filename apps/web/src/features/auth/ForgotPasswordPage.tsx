@@ -10,7 +10,7 @@ import './auth.css';
 
 const FIELDS = ['email'] as const;
 
-/** /forgotpassword: asks for a reset link by e-mail, then /check-email (spec §7). */
+/** /forgotpassword: asks for a reset link by e-mail, then /check-email. */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -4,7 +4,7 @@ import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { session } from '../../lib/session';
 
-/** Logout: tells the server, removes the token and current user, goes to /signin (spec §4). */
+/** Logout: tells the server, removes the token and current user, goes to /signin. */
 export default function LogoutPage() {
   const navigate = useNavigate();
   useEffect(() => {

@@ -10,7 +10,7 @@ import './auth.css';
 
 const FIELDS = ['email', 'password', 'password2'] as const;
 
-/** /resetpassword/{token}: sets a new password, then /signin (spec §7). */
+/** /resetpassword/{token}: sets a new password, then /signin. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

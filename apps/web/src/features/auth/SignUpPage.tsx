@@ -10,7 +10,7 @@ import './auth.css';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'password', 'password2'] as const;
 
-/** /signup: on success the activation link is e-mailed and the user goes to /activation-message (spec §7). */
+/** /signup: on success the activation link is e-mailed and the user goes to /activation-message. */
 export default function SignUpPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

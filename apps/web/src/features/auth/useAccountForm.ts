@@ -4,7 +4,7 @@ import { formErrors } from '../../lib/formErrors';
 
 /**
  * Submits an account form as JSON and splits a failure into errors under the named fields and the rest.
- * Native validation is off (spec §5); the server's messages are shown as they come.
+ * Native validation is off; the server's messages are shown as they come.
  */
 export function useAccountForm<T>(fields: readonly string[], send: (values: Record<string, string>) => Promise<T>) {
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -25,7 +25,7 @@ import './campaign.css';
 type TextFieldName = Exclude<CampaignField, 'country' | 'province' | 'district'>;
 
 /**
- * The home page's campaign form (spec §2): write to an elected representative in Canada or Australia. Shown through
+ * The home page's campaign form: write to an elected representative in Canada or Australia. Shown through
  * the home page's `campaignForm` slot, which renders the heading. The directory is fetched only when the form comes
  * near the viewport or is focused. Nothing typed is lost on a failed send; after a send the server's notice asks the
  * sender to confirm by e-mail.

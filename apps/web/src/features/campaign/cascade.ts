@@ -1,7 +1,7 @@
 import type { Country, Directory, Province, Representative } from './api';
 
 /**
- * The campaign form's values and its cascade (spec §2 Campaign form), kept free of React so it is tested alone:
+ * The campaign form's values and its cascade, kept free of React so it is tested alone:
  * choosing a country fills the provinces and replaces the message with that country's default letter; choosing a
  * province fills the districts; choosing a district picks the representative, whose e-mail becomes the authority
  * e-mail. A representative who cannot be written to (available false) can never become the choice.

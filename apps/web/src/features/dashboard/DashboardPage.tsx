@@ -6,7 +6,7 @@ import './dashboard.css';
 
 /**
  * /dashboard (signed in): a category picker whose first option is the placeholder, so no form shows until a
- * category is chosen (spec §2 Dashboard); then that category's add form. The form belongs to the records feature
+ * category is chosen; then that category's add form. The form belongs to the records feature
  * and is handed in by app/ (features do not import each other).
  */
 export default function DashboardPage({ renderAddForm }: { renderAddForm: (category: CategoryDef) => ReactNode }) {

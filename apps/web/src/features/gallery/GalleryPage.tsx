@@ -8,7 +8,7 @@ import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
 import { GALLERY_PAGE_SIZE, useGalleryPage } from './api';
 import './gallery.css';
 
-/** Thumbnails are 30% wide (spec §9); two per row on phones. */
+/** Thumbnails are 30% wide; two per row on phones. */
 const THUMB_SIZES = '(max-width: 768px) 50vw, 30vw';
 
 /** /images: every image of the gallery categories, newest record first, with the count in the title. */

@@ -12,8 +12,8 @@ import { useGalleryImage, useGalleryNeighbours } from './api';
 import './gallery.css';
 
 /**
- * /images/{id}: one image full size, previous/next arrows (the left hidden at the first image, the right at the last,
- * spec §2), left/right arrow keys, and the share control.
+ * /images/{id}: one image full size, previous/next arrows (the left hidden at the first image, the right at the last),
+ * left/right arrow keys, and the share control.
  */
 export default function ImageViewerPage() {
   const { t } = useTranslation();

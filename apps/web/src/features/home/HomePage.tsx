@@ -8,7 +8,7 @@ import { rendersServerPage } from '../../lib/serverPage';
 import { CampaignSlot } from './CampaignSlot';
 import './home.css';
 
-/** The five category tiles of spec §1, in order. */
+/** The five category tiles of the home page, in their fixed order. */
 const TILES = [
   { key: 'atrocities', to: paths.list('massacres'), icon: '✝' },
   { key: 'displacement', to: paths.list('displacements'), icon: '⌂' },
@@ -17,7 +17,7 @@ const TILES = [
   { key: 'media', to: paths.list('links'), icon: '✉' },
 ] as const;
 
-/** The purpose statement shows in one of three accent colours, chosen at random per visit (spec §1). */
+/** The purpose statement shows in one of three accent colours, chosen at random per visit. */
 const ACCENTS = ['accent-red', 'accent-green', 'accent-gold'] as const;
 const drawAccent = () => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from '../../lib/i18n';
 
-/** The outcome of an owner action, announced: a confirmation, or what failed and why (decisions §2: no silent failure). */
+/** The outcome of an owner action, announced: a confirmation, or what failed and why (no silent failure). */
 export type Feedback = { kind: 'ok'; text: string } | { kind: 'error'; text: string } | null;
 
 export function ActionFeedback({ feedback }: { feedback: Feedback }) {

@@ -1,7 +1,7 @@
 import { useTranslation } from '../../lib/i18n';
 import type { CategoryDef, RecordDto } from '@app/shared';
 
-/** "Confirmed" with a check, or "Not Confirmed" in red, for categories that are approved (decisions §3). */
+/** "Confirmed" with a check, or "Not Confirmed" in red, for categories that are approved. */
 export function ConfirmedStatus({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
   if (!category.approvable) return null;

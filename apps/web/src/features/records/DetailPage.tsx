@@ -46,7 +46,7 @@ function RecordFacts({ category, record }: { category: CategoryDef; record: Reco
   );
 }
 
-/** One record (spec §2 Detail screens), driven by its category's registry entry. */
+/** One record, driven by its category's registry entry. */
 export default function DetailPage() {
   const { t, i18n } = useTranslation();
   const category = useCategoryFromPath();
@@ -63,7 +63,7 @@ export default function DetailPage() {
     );
   }
   if (error || !record) {
-    // Non-public massacres and events answer 404 to signed-out readers: they go to the list (decisions §3).
+    // Non-public massacres and events answer 404 to signed-out readers: they go to the list.
     if (error instanceof ApiError && error.status === 404 && !user && category.hasAccessToggle) {
       return <Navigate to={paths.list(category.slug)} replace />;
     }

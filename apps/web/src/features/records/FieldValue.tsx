@@ -2,7 +2,7 @@ import { useTranslation } from '../../lib/i18n';
 import type { FieldDef, RecordDto } from '@app/shared';
 import { formatDate, formatDateTime } from '../../lib/dates';
 
-/** Evidence and other link lists are stored joined by comma and one space (spec §2). */
+/** Evidence and other link lists are stored joined by comma and one space. */
 export const splitLinks = (value: unknown): string[] =>
   typeof value === 'string' ? value.split(', ').map((s) => s.trim()).filter(Boolean) : [];
 
@@ -29,7 +29,7 @@ export function FieldValue({ field, record }: { field: FieldDef; record: RecordD
   switch (field.kind) {
     case 'datetime': {
       const date = DAY_FIELDS.has(field.name) ? formatDate(String(value), i18n.language) : formatDateTime(String(value), i18n.language);
-      // The remark is shown in brackets after the happened-on date (spec §3).
+      // The remark is shown in brackets after the happened-on date.
       const remark = field.name === 'happenedOn' && typeof record.remark === 'string' && record.remark ? ` (${record.remark})` : '';
       return <>{`${date}${remark}`}</>;
     }

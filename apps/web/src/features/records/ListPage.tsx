@@ -12,7 +12,7 @@ import './public.css';
 
 type View = 'cards' | 'table';
 
-/** Massacres can be read as cards or as a fact-sheet table (spec §2); the choice is kept in the URL (?view=table). */
+/** Massacres can be read as cards or as a fact-sheet table; the choice is kept in the URL (?view=table). */
 function ViewToggle({ view, onChange }: { view: View; onChange: (v: View) => void }) {
   const { t } = useTranslation();
   return (

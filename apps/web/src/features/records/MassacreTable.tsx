@@ -5,7 +5,7 @@ import { formatDate } from '../../lib/dates';
 import { splitLinks } from './FieldValue';
 
 /**
- * The massacres fact sheet (spec §2): Case No. (linked), Description (the short description), Location, Date (remark
+ * The massacres fact sheet: Case No. (linked), Description (the short description), Location, Date (remark
  * in parentheses), Evidences (links split on ", "), Casualties; with the red disclaimer above it.
  */
 export function MassacreTable({ records }: { records: RecordDto[] }) {

@@ -8,7 +8,7 @@ import { useApproveRecord, useDeleteRecord, useToggleAccess } from './mutations'
 import './editor.css';
 
 /**
- * Owner controls of a detail page (spec §2 Detail screens, decisions §2 and §4): edit and delete for the owner,
+ * Owner controls of a detail page: edit and delete for the owner,
  * admin or super; approve only while the record is not approved and the user is admin or super; the lock toggling
  * public/private for categories that have it, for admin or super. Every action reports its result.
  */

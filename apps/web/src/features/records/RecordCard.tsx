@@ -7,10 +7,10 @@ import { ConfirmedStatus } from './ConfirmedStatus';
 import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
 import { FieldValue } from './FieldValue';
 
-/** Card images take 30% of the card (spec §9); on phones the card stacks and the image is full width. */
+/** Card images take 30% of the card; on phones the card stacks and the image is full width. */
 const CARD_IMAGE_SIZES = '(max-width: 768px) 100vw, 30vw';
 
-/** Title, subtitle, posted date and confirmation: the header every card shares (spec §2). */
+/** Title, subtitle, posted date and confirmation: the header every card shares. */
 function CardHeader({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t, i18n } = useTranslation();
   return (

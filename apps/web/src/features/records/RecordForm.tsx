@@ -26,7 +26,7 @@ const UPLOAD_DONE_PAUSE_MS = 500;
 
 /**
  * The one create/edit form of every category, generated from the registry (field kind -> input). Submitted with
- * native validation off (spec §5): the server's field errors appear under their fields and the input is kept.
+ * native validation off: the server's field errors appear under their fields and the input is kept.
  */
 export function RecordForm({ category, record, submitLabel, confirmText, save, onSaved }: RecordFormProps) {
   const { t } = useTranslation();

@@ -43,7 +43,7 @@ export function RecordMedia({ category, record }: { category: CategoryDef; recor
   return <figure className="detail-image">{show(images[0]!, 0)}</figure>;
 }
 
-/** The SHA-256 of each original as received (decisions §5), in small print, so anyone can check a copy. */
+/** The SHA-256 of each original as received, in small print, so anyone can check a copy. */
 export function EvidenceFixity({ record }: { record: RecordDto }) {
   const { t } = useTranslation();
   const files = record.images.filter((m) => m.sha256);

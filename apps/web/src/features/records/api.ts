@@ -13,7 +13,7 @@ export const recordKeys = {
 /**
  * Cards per list page. Twelve: a phone shows one or two cards per screen, and every card is markup to download, style,
  * lay out and adopt before the page answers taps. At 24 the cards were most of a list page's first layout and of its
- * blocking time in Lighthouse (issue 9), for cards most visitors never scroll to. The API's own default stays 50.
+ * blocking time in Lighthouse, for cards most visitors never scroll to. The API's own default stays 50.
  */
 export const PAGE_SIZE = 12;
 

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { dataFields, uploadFields, type CategoryDef, type FieldDef } from '@app/shared';
 
-/** The multipart name of an upload field: several images go as `files[]` (spec §7), single files as their name. */
+/** The multipart name of an upload field: several images go as `files[]`, single files as their name. */
 export const uploadName = (field: FieldDef) => (field.kind === 'images' ? 'files[]' : field.name);
 
 /** A datetime-local value (YYYY-MM-DDTHH:mm[:ss], local time) as ISO 8601 with the browser's offset. */

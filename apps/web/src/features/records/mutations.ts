@@ -33,7 +33,7 @@ export function useEditRecord(category: CategoryDef, id: string) {
   });
 }
 
-/** Moves a record to the trash (decisions §2: delete never destroys evidence). */
+/** Moves a record to the trash (delete never destroys evidence). */
 export function useDeleteRecord() {
   const invalidate = useInvalidateAfterWrite();
   return useMutation({

@@ -7,7 +7,7 @@ import { REPORTS_PAGE_SIZE, useReportsPage } from './api';
 import spinnerUrl from './spinner.svg';
 import './reports.css';
 
-/** The loading image of spec §2 Reports, announced as "Loading...". */
+/** The reports' loading image, announced as "Loading...". */
 function LoadingImage() {
   const { t } = useTranslation();
   return (

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { requestPage } from '../../lib/api';
 
-/** A delivered campaign letter as /reports lists it: never the sender, only the letter (decisions §3). */
+/** A delivered campaign letter as /reports lists it: never the sender, only the letter. */
 export interface Report {
   _id: string;
   title: string;
