@@ -3,11 +3,10 @@
 // Builds the web app when there is no dist (or with --build), loads / in Debian's chromium through the real server and
 // counts every .js/.css it fetches. Prints the figure either way; exits 1 over budget, 2 when it cannot measure.
 //   node bench/budget.mjs [--max-kb=100] [--build]
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { killAll } from './lib/proc.mjs';
-import { startSite } from './lib/site.mjs';
+import { siteWorkDir, startSite } from './lib/site.mjs';
 import { browserAssets, buildWeb, hasBuild, staticHomeAssets, weigh } from './lib/web.mjs';
 
 let maxKb = 100;
@@ -30,7 +29,7 @@ async function measure() {
     console.log('Building the web app (npm run build)...');
     await buildWeb();
   }
-  const work = mkdtempSync(path.join(os.tmpdir(), 'budget-'));
+  const work = siteWorkDir('budget-');
   try {
     const site = await startSite({ dataDir: path.join(work, 'data'), logFile: path.join(work, 'site.log') });
     try {

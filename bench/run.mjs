@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The benchmark suite: `npm run bench [-- options]`. It prints figures and writes them to
 // bench/results/<timestamp>.json; it asserts nothing about timings. See bench/README.md.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.mjs';
@@ -13,7 +13,7 @@ import { runFootprint } from './lib/phase-footprint.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
-import { ROOT, startSite } from './lib/site.mjs';
+import { ROOT, siteWorkDir, startSite } from './lib/site.mjs';
 import { fmt, table } from './lib/stats.mjs';
 
 const opts = (() => {
@@ -64,9 +64,7 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const work = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-// Run as root, the embedded database runs as the user postgres, which must be able to enter the work folder.
-chmodSync(work, 0o755);
+const work = siteWorkDir('bench-');
 const results = {
   startedAt: new Date().toISOString(),
   command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),

@@ -42,12 +42,14 @@ const SHARED_CHUNKS = {
       priority: 20,
     },
     {
-      // Reading the API, which the record screens and the home page's letter form share.
+      // Reading the API and turning its refusals into form errors, which the record screens and the home page's
+      // letter form share.
       name: 'query',
       test: pathMatches([
         /@tanstack\/(react-query|query-core)\/build\/modern\/(queryOptions|useQuery|useBaseQuery|queryObserver|IsRestoringProvider|QueryErrorResetBoundary|errorBoundaryUtils|suspense)\.js$/,
         /shared\/src\/api\.ts$/,
         /src\/lib\/api\.ts$/,
+        /src\/lib\/formErrors\.ts$/,
       ]),
       priority: 15,
     },

@@ -1,11 +1,22 @@
 // The site under test: the production entry point (the bundle apps/server/dist/main.js, built here when missing),
 // on its own port and data folder.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * A temporary work folder for a site's data. Run as root, the site's embedded database runs as the user postgres,
+ * which must be able to enter it (mkdtemp makes it 0700).
+ */
+export function siteWorkDir(prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  return dir;
+}
 
 /**
  * Starts the site; resolves once /health answers. `databaseUrl` selects a PostgreSQL server, otherwise the site runs its
