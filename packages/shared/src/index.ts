@@ -7,3 +7,4 @@ export * from './paths';
 export * from './constants';
 export * from './text';
 export * from './paging';
+export * from './contract';

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AuditChainReport } from '@app/shared';
 import { verifyTimestamp } from './timestamping';
 
 /**
@@ -85,17 +86,8 @@ export interface ChainEntry {
   prevHash: string;
 }
 
-export interface ChainReport {
-  ok: boolean;
-  entries: number;
-  firstBrokenSeq: number | null;
-  reason: string | null;
-  checkpoints: number;
-  /** The newest checkpoint the chain reaches, when there is one. */
-  newestCheckpointSeq: number | null;
-  /** Checkpoints whose RFC 3161 time-stamp verified. */
-  timestamped?: number;
-}
+/** The report of a chain check (the API's GET /audit/verify answer). */
+export type ChainReport = AuditChainReport;
 
 /**
  * Walks a chain, checking each entry's hash (`hashOf`) and link, and every checkpoint against it: signed by a trusted

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
-import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER } from '@app/shared';
+import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
 import type { AuditCheckpointRow } from '../../db/schema';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 
@@ -29,7 +29,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
       const limit = pageLimit(query);
       const { rows, total } = await app.audit.list({ limit, offset: query.offset ?? 0, recordId: query.recordId, actorId: query.actorId });
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
-      return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+      return rows.map((row): AuditEntryDto => ({ ...row, at: row.at.toISOString() }));
     },
   );
 

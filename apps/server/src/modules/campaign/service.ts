@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ReportDto } from '@app/shared';
 import type { Db } from '../../db';
 import { campaignMessages, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
@@ -340,7 +341,7 @@ export class CampaignService {
     ]);
     return {
       total: count?.n ?? 0,
-      items: rows.map((r) => ({
+      items: rows.map((r): ReportDto => ({
         _id: r.id,
         title: `Letter to ${r.representativeName}, ${r.district}`,
         message: r.message,

@@ -84,20 +84,7 @@ export { offsetPageQuerySchema as listQuery } from '@app/shared';
 export const messageResponse = z.object({ message: z.string() });
 export const tokenResponse = z.object({ token: z.string() });
 
-/** The signed-in user's own view (GET /me). */
-export const meResponse = z.object({
-  id: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  role: z.enum(ROLES),
-});
-
-/** A user as the super's user list shows it. */
-export const userResponse = meResponse.extend({
-  active: z.boolean(),
-  createdAt: z.string(),
-});
+export { meResponseSchema as meResponse, userListItemSchema as userResponse } from '@app/shared';
 
 /** Any error body: field errors keyed by field name, or `message` (sign-in of an inactive account adds `resend`). */
 export const errorResponse = z.record(z.string(), z.union([z.string(), z.boolean()]));

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
-import { can, getCategory, paths } from '@app/shared';
+import { can, getCategory, paths, type AuditChainReport, type AuditEntryDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useSession } from '../../lib/session';
@@ -13,25 +13,6 @@ import { Pager } from './Pager';
 import './admin.css';
 
 const PAGE_SIZE = 50;
-
-interface AuditRow {
-  seq: number;
-  at: string;
-  actorId: string | null;
-  actorRole: string | null;
-  action: string;
-  category: string | null;
-  recordId: string | null;
-  subject: string | null;
-  changes: Record<string, unknown>;
-}
-
-interface ChainStatus {
-  ok: boolean;
-  entries: number;
-  firstBrokenSeq?: number | null;
-  reason?: string | null;
-}
 
 interface Filter {
   recordId: string;
@@ -48,7 +29,7 @@ export default function AuditPage() {
   const entries = useQuery({
     queryKey: ['admin', 'audit', page, filter],
     queryFn: ({ signal }) =>
-      requestPage<AuditRow>('/audit', {
+      requestPage<AuditEntryDto>('/audit', {
         query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, recordId: filter.recordId, actorId: filter.actorId },
         signal,
       }),
@@ -57,7 +38,7 @@ export default function AuditPage() {
   });
   const chain = useQuery({
     queryKey: ['admin', 'audit', 'verify'],
-    queryFn: ({ signal }) => request<ChainStatus>('/audit/verify', { signal }),
+    queryFn: ({ signal }) => request<AuditChainReport>('/audit/verify', { signal }),
     enabled: allowed,
   });
 
@@ -141,7 +122,7 @@ export default function AuditPage() {
   );
 }
 
-function RecordCell({ row, onFilter }: { row: AuditRow; onFilter: (recordId: string) => void }) {
+function RecordCell({ row, onFilter }: { row: AuditEntryDto; onFilter: (recordId: string) => void }) {
   const category = row.category ? getCategory(row.category) : undefined;
   const label = row.subject ?? row.recordId ?? '';
   return (
@@ -159,7 +140,7 @@ function RecordCell({ row, onFilter }: { row: AuditRow; onFilter: (recordId: str
   );
 }
 
-function ChainNotice({ chain }: { chain: ReturnType<typeof useQuery<ChainStatus>> }) {
+function ChainNotice({ chain }: { chain: ReturnType<typeof useQuery<AuditChainReport>> }) {
   const { t } = useTranslation();
   if (chain.isPending) return <p role="status">{t('admin.chainChecking')}</p>;
   if (chain.error) return <ErrorNotice error={chain.error} onRetry={() => void chain.refetch()} />;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
-import { ROLES, USERS_API_BASE, can, type Role } from '@app/shared';
+import { ROLES, USERS_API_BASE, can, type Role, type UserListItem } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
@@ -12,16 +12,6 @@ import { Pager } from './Pager';
 import './admin.css';
 
 const PAGE_SIZE = 50;
-
-interface UserItem {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  active: boolean;
-  createdAt: string;
-}
 
 /** /admin/users (super): every account, with its role changeable (PUT /api/users/{id}/role). */
 export default function UsersPage() {
@@ -34,13 +24,13 @@ export default function UsersPage() {
   const users = useQuery({
     queryKey: ['admin', 'users', page],
     queryFn: ({ signal }) =>
-      requestPage<UserItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+      requestPage<UserListItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
     placeholderData: keepPreviousData,
     enabled: allowed,
   });
   const changeRole = useMutation({
-    mutationFn: ({ user, role }: { user: UserItem; role: Role }) =>
-      request<UserItem>(`${USERS_API_BASE}/${encodeURIComponent(user.id)}/role`, { method: 'PUT', body: { role }, raw: true }),
+    mutationFn: ({ user, role }: { user: UserListItem; role: Role }) =>
+      request<UserListItem>(`${USERS_API_BASE}/${encodeURIComponent(user.id)}/role`, { method: 'PUT', body: { role }, raw: true }),
     onSuccess: (updated) => {
       setFeedback({ ok: true, text: t('admin.roleChanged', { name: fullName(updated), role: t(`admin.roles.${updated.role}`) }) });
       return queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
@@ -109,4 +99,4 @@ export default function UsersPage() {
   );
 }
 
-const fullName = (u: Pick<UserItem, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
+const fullName = (u: Pick<UserListItem, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();

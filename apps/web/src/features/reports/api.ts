@@ -1,13 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ReportDto } from '@app/shared';
 import { requestPage } from '../../lib/api';
 
 /** A delivered campaign letter as /reports lists it: never the sender, only the letter. */
-export interface Report {
-  _id: string;
-  title: string;
-  message: string;
-  createdAt: string;
-}
+export type Report = ReportDto;
 
 export const REPORTS_PAGE_SIZE = 20;
 
