@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { CATEGORY_SLUGS } from '@app/shared';
 import { openDatabase, type Database } from '../../apps/server/src/db/index';
 import * as repository from '../../apps/server/src/modules/records/repository';
-import { cursorOf, findRecord, listGallery, listQuery } from '../../apps/server/src/modules/records/repository';
+import { cursorOf, findRecordView, listGallery, listRecords } from '../../apps/server/src/modules/records/repository';
 import { encodeCursor, type Page } from '../../apps/server/src/modules/records/paging';
 
 interface TaskInput {
@@ -130,13 +130,18 @@ async function time(database: Database, runs: number, deepOffset: number) {
   const filter = { category: MAIN_CATEGORY, includePrivate: false } as const;
   const page = (offset: number): Page => ({ limit: 50, offset, cursor: null });
   // The keyset position of the deep page: the last record before it.
-  const [beforeDeep] = await listQuery(db, filter, { limit: 1, offset: Math.max(0, deepOffset - 1), cursor: null });
-  const cursorPage: Page = { limit: 50, offset: 0, cursor: beforeDeep ? cursorOf(beforeDeep) : null };
-  const [middle] = await listQuery(db, filter, page(Math.floor(deepOffset / 2)));
+  const {
+    rows: [beforeDeep],
+  } = await listRecords(db, filter, { limit: 1, offset: Math.max(0, deepOffset - 1), cursor: null });
+  const cursorPage: Page = { limit: 50, offset: 0, cursor: beforeDeep ? cursorOf(beforeDeep.record) : null };
+  const {
+    rows: [middle],
+  } = await listRecords(db, filter, page(Math.floor(deepOffset / 2)));
   const results: Record<string, { medianMs: number; p90Ms: number; runs: number }> = {};
-  results.listPage1 = await timeIt(runs, () => listQuery(db, filter, page(0)));
-  results.listDeepOffset = await timeIt(runs, () => listQuery(db, filter, page(deepOffset)));
-  if (cursorPage.cursor) results.listDeepCursor = await timeIt(runs, () => listQuery(db, filter, cursorPage));
+  // A list read is one prepared statement that brings the page and its total.
+  results.listPage1 = await timeIt(runs, () => listRecords(db, filter, page(0)));
+  results.listDeepOffset = await timeIt(runs, () => listRecords(db, filter, page(deepOffset)));
+  if (cursorPage.cursor) results.listDeepCursor = await timeIt(runs, () => listRecords(db, filter, cursorPage));
   // The API's own count, whichever form the records module has now (count(*) builder or counter table).
   const api = repository as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>;
   const apiCount = api.countRecords ?? api.countQuery;
@@ -148,13 +153,13 @@ async function time(database: Database, runs: number, deepOffset: number) {
   results.countScan = await timeIt(runs, () =>
     database.query(`select count(*)::int as n from records where deleted_at is null and public and category = $1`, [MAIN_CATEGORY]),
   );
-  results.newsPage1 = await timeIt(runs, () => listQuery(db, { includePrivate: false }, page(0)));
-  if (middle) results.detail = await timeIt(runs, () => findRecord(db, middle.id));
+  results.newsPage1 = await timeIt(runs, () => listRecords(db, { includePrivate: false }, page(0)));
+  if (middle) results.detail = await timeIt(runs, () => findRecordView(db, middle.record.id));
   results.galleryPage1 = await timeIt(runs, () => listGallery(db, false, page(0)));
   return {
     results,
     deepOffset,
-    detailId: middle?.id ?? null,
+    detailId: middle?.record.id ?? null,
     deepCursor: cursorPage.cursor ? encodeCursor(cursorPage.cursor) : null,
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
-import { makeEntry } from '../src/modules/cache/response-cache';
+import { makeEntry, pickEncoding } from '../src/modules/cache/response-cache';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 /** Query strings cannot fill the public cache or get past it: entries are keyed by the parameters that matter. */
@@ -82,7 +82,10 @@ describe('cached bodies', () => {
   it('own exactly their bytes, so the cache counts the memory it holds', () => {
     for (const body of ['{"a":1}'.repeat(3000), 'short body, but over the compression threshold: '.repeat(12), Buffer.alloc(40_000, 'x')]) {
       const entry = makeEntry({ status: 200, headers: {}, body });
-      for (const part of [entry.identity, entry.gzip, entry.br]) {
+      const br = pickEncoding(entry, 'gzip, deflate, br');
+      const gzip = pickEncoding(entry, 'gzip');
+      expect([br.encoding, gzip.encoding]).toEqual(['br', 'gzip']);
+      for (const part of [entry.identity, entry.encoded.gzip, entry.encoded.br]) {
         expect(part).not.toBeNull();
         // A view of a larger allocation (zlib's 16 KB chunks, Buffer's 8 KB slabs) would keep all of it alive.
         expect(part!.buffer.byteLength).toBe(part!.length);

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,29 @@ describe('response cache store', () => {
     expect(cache.bytes).toBeLessThanOrEqual(20_000);
     expect(cache.get('/k49')).toBeDefined();
     expect(cache.get('/k0')).toBeUndefined();
+  });
+
+  it('compresses a stored body for an encoding when a request first takes it, and counts the bytes it adds', () => {
+    const cache = new ResponseCache(1_000_000);
+    const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i, text: `entry ${i}` })));
+    cache.set('/e', makeEntry({ status: 200, headers: {}, body }), cache.currentGeneration());
+    const identityOnly = cache.bytes;
+    const stored = cache.get('/e')!;
+    expect(stored.encoded).toEqual({});
+
+    const gzip = cache.bodyOf('/e', stored, 'gzip');
+    expect(gzip.encoding).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(body);
+    expect(cache.bytes).toBe(identityOnly + gzip.body.length);
+    const again = cache.get('/e')!;
+    expect(cache.bodyOf('/e', again, 'gzip, deflate').body).toBe(gzip.body);
+    expect(cache.bytes).toBe(identityOnly + gzip.body.length);
+
+    const br = cache.bodyOf('/e', cache.get('/e')!, 'br, gzip');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(body);
+    expect(cache.bytes).toBe(identityOnly + gzip.body.length + br.body.length);
+    expect(cache.bodyOf('/e', cache.get('/e')!, undefined)).toEqual({ body: stored.identity, encoding: null });
   });
 
   it('refuses to store a response read before an invalidation', () => {

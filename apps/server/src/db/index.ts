@@ -18,6 +18,20 @@ export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A prepared statement made once per database handle and name: its SQL is built once per process, and PostgreSQL
+ * parses and plans it once per connection.
+ */
+export function preparedOnce<T>(db: Db, name: string, make: () => T): T {
+  let byName = preparedStatements.get(db);
+  if (!byName) preparedStatements.set(db, (byName = new Map()));
+  let statement = byName.get(name) as T | undefined;
+  if (!statement) byName.set(name, (statement = make()));
+  return statement;
+}
+
 export interface Database {
   db: Db;
   /** `postgres`: a PostgreSQL server (the embedded default or DATABASE_URL); `pglite`: in-process, for unit tests. */

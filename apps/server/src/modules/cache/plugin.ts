@@ -5,7 +5,17 @@ import pg from 'pg';
 import { API_BASE } from '@app/shared';
 import { etagMatches } from '../../etag';
 import type { ContentChange } from '../../plugins/services';
-import { answerFromCache, makeEntry, pickEncoding, type CachedResponse, type Produced, type ResponseCache } from './response-cache';
+import type { Encoding } from '../../compression';
+import {
+  answerFromCache,
+  makeEntry,
+  pickEncoding,
+  wireFor,
+  type CachedResponse,
+  type Produced,
+  type ResponseCache,
+  type WireHeaders,
+} from './response-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,34 +70,26 @@ export function cacheKey(request: FastifyRequest, options: CacheKeyOptions = {})
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
 const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
+/** Sends an entry; `body` is the one picked for this request's Accept-Encoding. */
+function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse, picked: () => ReturnType<typeof pickEncoding>): FastifyReply {
   reply.headers(entry.headers).header('etag', entry.etag).header('vary', 'Accept-Encoding, Authorization');
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
-  const { body, encoding } = pickEncoding(entry, request.headers['accept-encoding']);
+  const { body, encoding } = picked();
   if (encoding) reply.header('content-encoding', encoding);
   return reply.status(entry.status).header('content-length', body.length).send(body);
 }
 
 /** The header lists of a stored entry, built from the headers the first answer really carried. */
-function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): NonNullable<CachedResponse['wire']> {
+function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): WireHeaders {
   const base: string[] = [];
   for (const [name, value] of Object.entries(sent)) {
     if (value === undefined || PER_ANSWER.has(name.toLowerCase())) continue;
     base.push(name, String(value));
   }
   base.push('etag', entry.etag, 'vary', 'Accept-Encoding, Authorization');
-  const withBody = (body: Buffer, encoding: string | null) => [
-    ...base,
-    ...(encoding ? ['content-encoding', encoding] : []),
-    'content-length',
-    String(body.length),
-  ];
-  return {
-    br: entry.br ? withBody(entry.br, 'br') : null,
-    gzip: entry.gzip ? withBody(entry.gzip, 'gzip') : null,
-    identity: withBody(entry.identity, null),
-    notModified: base,
-  };
+  const wire: WireHeaders = { base, identity: wireFor(base, entry.identity, null) };
+  for (const [encoding, body] of Object.entries(entry.encoded) as [Encoding, Buffer][]) wire[encoding] = wireFor(base, body, encoding);
+  return wire;
 }
 
 /**
@@ -151,11 +153,12 @@ export default fp<{ cache: ResponseCache }>(
         const key = cacheKey(request, options);
         // The first hook answers exact keys; the same answer asked for with other parameters is found here.
         const stored = anonymous ? cache.get(key) : undefined;
-        if (stored) return send(request, reply, stored);
+        const accept = request.headers['accept-encoding'];
+        if (stored) return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);
-        const sent = send(request, reply, entry);
+        const sent = send(request, reply, entry, () => pickEncoding(entry, accept));
         if (anonymous && produced.cacheable !== false && produced.status === 200) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
           cache.set(key, entry, generation);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
 
 /** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
@@ -15,13 +15,24 @@ export interface CachedResponse {
   etag: string;
   headers: Record<string, string>;
   identity: Buffer;
-  gzip: Buffer | null;
-  br: Buffer | null;
+  /**
+   * Compressed bodies, each made by the first request that takes its encoding: a miss pays only for the encoding it
+   * sends (browsers take brotli, most other clients gzip).
+   */
+  encoded: Partial<Record<Encoding, Buffer>>;
   /**
    * Every response header as first sent (security headers included), flattened for `writeHead`, one list per body
-   * encoding; filled by the plugin when the entry is stored, so a hit costs no header work at all.
+   * sent; filled by the plugin when the entry is stored, so a hit costs no header work at all.
    */
-  wire?: { br: string[] | null; gzip: string[] | null; identity: string[]; notModified: string[] };
+  wire?: WireHeaders;
+}
+
+export interface WireHeaders {
+  /** The headers every answer of the entry carries (a 304 carries just these). */
+  base: string[];
+  identity: string[];
+  br?: string[];
+  gzip?: string[];
 }
 
 export interface Produced {
@@ -29,9 +40,6 @@ export interface Produced {
   headers: Record<string, string>;
   body: string | Buffer;
 }
-
-/** Bodies smaller than this are not worth compressing. */
-const COMPRESS_MIN_BYTES = 512;
 
 /**
  * A copy that owns exactly its bytes. zlib's results are views of its 16 KB output chunks and short strings become
@@ -46,30 +54,34 @@ function exact(bytes: Buffer): Buffer {
 
 export function makeEntry(produced: Produced): CachedResponse {
   const identity = exact(Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body));
-  const compress = identity.length >= COMPRESS_MIN_BYTES;
   return {
     status: produced.status,
     etag: produced.headers.etag ?? `"${createHash('sha1').update(identity).digest('base64url')}"`,
     headers: produced.headers,
     identity,
-    gzip: compress ? exact(gzipSync(identity, { level: 6 })) : null,
-    br: compress
-      ? exact(
-          brotliCompressSync(identity, {
-            params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-          }),
-        )
-      : null,
+    encoded: {},
   };
 }
 
-/** Which stored body fits the request's Accept-Encoding (brotli first). */
-export function pickEncoding(entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
-  const accept = acceptEncoding ?? '';
-  if (entry.br && /\bbr\b/.test(accept)) return { body: entry.br, encoding: 'br' };
-  if (entry.gzip && /\bgzip\b/.test(accept)) return { body: entry.gzip, encoding: 'gzip' };
-  return { body: entry.identity, encoding: null };
+/** The headers of one body of the entry: the base list, its encoding and its length. */
+export function wireFor(base: string[], body: Buffer, encoding: Encoding | null): string[] {
+  return [...base, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)];
 }
+
+/** Which body fits the request's Accept-Encoding (brotli first), compressing it now if no request took it before. */
+export function pickEncoding(entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
+  const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
+  if (!encoding) return { body: entry.identity, encoding: null };
+  let body = entry.encoded[encoding];
+  if (!body) {
+    body = exact(compress(entry.identity, encoding, 'stored'));
+    entry.encoded[encoding] = body;
+    if (entry.wire) entry.wire[encoding] = wireFor(entry.wire.base, body, encoding);
+  }
+  return { body, encoding };
+}
+
+const entrySize = (e: CachedResponse) => e.identity.length + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0) + 256;
 
 /**
  * LRU of public responses bounded by bytes. A record change clears it (`invalidateAll`): writes are rare next to
@@ -85,7 +97,7 @@ export class ResponseCache {
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, CachedResponse>({
       maxSize: Math.max(1024, maxBytes),
-      sizeCalculation: (e) => e.identity.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 256,
+      sizeCalculation: entrySize,
     });
   }
 
@@ -105,6 +117,18 @@ export class ResponseCache {
     if (generation !== this.generation) return false;
     this.lru.set(key, entry);
     return true;
+  }
+
+  /**
+   * The body of a stored entry for a request's Accept-Encoding. The first request of an encoding compresses it; the
+   * entry's size in the cache then grows by what that added.
+   */
+  bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
+    const before = entrySize(entry);
+    const picked = pickEncoding(entry, acceptEncoding);
+    // Setting the same object again would keep its old size: a copy makes the cache measure it anew.
+    if (entrySize(entry) !== before && this.lru.peek(key) === entry) this.lru.set(key, { ...entry });
+    return picked;
   }
 
   invalidateAll(): void {
@@ -136,12 +160,12 @@ export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res:
   const entry = cache.get(req.url);
   if (!entry?.wire) return false;
   if (etagMatches(req.headers['if-none-match'], entry.etag)) {
-    res.writeHead(304, entry.wire.notModified);
+    res.writeHead(304, entry.wire.base);
     res.end();
     return true;
   }
-  const { body, encoding } = pickEncoding(entry, req.headers['accept-encoding']);
-  res.writeHead(entry.status, encoding === 'br' ? entry.wire.br! : encoding === 'gzip' ? entry.wire.gzip! : entry.wire.identity);
+  const { body, encoding } = cache.bodyOf(req.url, entry, req.headers['accept-encoding']);
+  res.writeHead(entry.status, encoding ? entry.wire[encoding]! : entry.wire.identity);
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
-import type { Db } from '../../db';
+import { preparedOnce, type Db } from '../../db';
 import { media, type MediaRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
@@ -54,6 +54,13 @@ export interface MediaServiceOptions {
 
 export const VIDEO_JOB = 'video.process';
 const VIDEO_JOB_ATTEMPTS = 3;
+
+/** The columns of a file that its public description (MediaDto) is made of. */
+export type MediaView = Pick<
+  MediaRow,
+  'id' | 'kind' | 'width' | 'height' | 'variants' | 'sha256' | 'size' | 'mime' | 'caption' | 'graphic' | 'status' | 'publicKey' | 'removedAt' | 'recordLive' | 'recordPublic'
+>;
+
 /** Bytes `file-type` needs to recognise every accepted format. */
 const SNIFF_BYTES = 4100;
 
@@ -342,11 +349,14 @@ export class MediaService {
   async forRecords(recordIds: string[]): Promise<Map<string, MediaRow[]>> {
     const out = new Map<string, MediaRow[]>();
     if (!recordIds.length) return out;
-    const rows = await this.db
-      .select()
-      .from(media)
-      .where(and(inArray(media.recordId, recordIds), isNull(media.removedAt)))
-      .orderBy(asc(media.position), asc(media.createdAt));
+    const rows = await preparedOnce(this.db, 'media_of_records', () =>
+      this.db
+        .select()
+        .from(media)
+        .where(and(sql`${media.recordId} = any(${sql.placeholder('ids')}::uuid[])`, isNull(media.removedAt)))
+        .orderBy(asc(media.position), asc(media.createdAt))
+        .prepare('media_of_records'),
+    ).execute({ ids: recordIds });
     for (const row of rows) {
       const list = out.get(row.recordId!) ?? [];
       list.push(row);
@@ -433,7 +443,7 @@ export class MediaService {
    * it is processed); for a video, `variants` and `posterUrl` are its poster's copies. Pass `{ restricted: true }`
    * (see `mayReadRestricted`) to add the restricted metadata and the processing status reason.
    */
-  toDto(row: MediaRow, options: { restricted?: boolean } = {}): MediaDto {
+  toDto(row: MediaView & Partial<Pick<MediaRow, 'restricted' | 'statusReason'>>, options: { restricted?: boolean } = {}): MediaDto {
     // A file not on a live, public record is shown only to signed-in readers; their browser gets signed URLs.
     const hidden = row.removedAt !== null || !row.recordLive || !row.recordPublic;
     const url = (key: string) => {
@@ -459,7 +469,7 @@ export class MediaService {
     };
     if (options.restricted) {
       dto.restricted = (row.restricted as RestrictedInfo | null) ?? null;
-      dto.statusReason = row.statusReason;
+      dto.statusReason = row.statusReason ?? null;
     }
     return dto;
   }

@@ -1,6 +1,6 @@
 import { CATEGORIES, dataFields, type CategorySlug, type GalleryItemDto, type MediaDto, type RecordDto } from '@app/shared';
 import type { MediaRow, RecordRow } from '../../db/schema';
-import type { MediaService } from '../media/service';
+import type { MediaService, MediaView } from '../media/service';
 
 function jsonValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
@@ -13,7 +13,7 @@ function jsonValue(value: unknown): unknown {
  */
 export function toRecordDto(
   row: RecordRow,
-  files: MediaRow[],
+  files: MediaView[],
   mediaService: MediaService,
   { withTrash = false } = {},
 ): RecordDto {

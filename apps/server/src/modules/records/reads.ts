@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE, CATEGORIES, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
-import { toGalleryItem, toRecordDto, toRecordDtos } from './dto';
+import { toGalleryItem, toRecordDto } from './dto';
 import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
-import { cursorOf, findGalleryImage, findRecord, listGallery, listRecords } from './repository';
+import { cursorOf, findGalleryImage, findRecordView, listGallery, listRecords } from './repository';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
@@ -12,6 +12,8 @@ export interface ReadResponse {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** The body serialised, once: the ETag is its hash and every sender sends these characters. */
+  json: string;
 }
 
 /** The reads of the records API. `news` is the newest records of every category. */
@@ -27,35 +29,38 @@ export function readKey(target: ReadTarget): string {
   return JSON.stringify(target);
 }
 
-function etagOf(body: unknown, headers: Record<string, string>): string {
+function etagOf(json: string, headers: Record<string, string>): string {
   const hash = createHash('sha256')
-    .update(JSON.stringify(body))
+    .update(json)
     .update(headers[TOTAL_COUNT_HEADER] ?? '')
     .digest('base64url')
     .slice(0, 27);
   return `W/"${hash}"`;
 }
 
-const notFound = (): ReadResponse => ({ status: 404, headers: {}, body: { message: 'Not found' } });
+type Computed = Omit<ReadResponse, 'json'>;
+
+const notFound = (): Computed => ({ status: 404, headers: {}, body: { message: 'Not found' } });
 
 /**
  * Computes a read. `includePrivate` is true for signed-in readers (they also see non-public events
  * and massacres). Cache headers are added by the caller, which knows who is asking.
  */
 export async function computeRead(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
-  const response = await compute(app, target, includePrivate);
-  if (response.status === 200) response.headers.etag = etagOf(response.body, response.headers);
+  const computed = await compute(app, target, includePrivate);
+  const response: ReadResponse = { ...computed, json: JSON.stringify(computed.body) };
+  if (response.status === 200) response.headers.etag = etagOf(response.json, response.headers);
   return response;
 }
 
-async function compute(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
+async function compute(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<Computed> {
   switch (target.kind) {
     case 'one': {
-      const row = await findRecord(app.db, target.id);
+      const view = await findRecordView(app.db, target.id);
+      const row = view?.record;
       if (!row || row.deletedAt || row.category !== target.category) return notFound();
       if (!includePrivate && !row.public) return notFound();
-      const files = await app.media.forRecords([row.id]);
-      return { status: 200, headers: {}, body: toRecordDto(row, files.get(row.id) ?? [], app.media) };
+      return { status: 200, headers: {}, body: toRecordDto(row, view.files, app.media) };
     }
     case 'image': {
       const row = await findGalleryImage(app.db, target.id, includePrivate);
@@ -68,9 +73,9 @@ async function compute(app: FastifyInstance, target: ReadTarget, includePrivate:
       if (!page) return { status: 400, headers: {}, body: { cursor: 'This cursor is not valid' } };
       const category = target.kind === 'list' ? target.category : undefined;
       const { rows, total } = await listRecords(app.db, { category, includePrivate }, page);
-      const body = await toRecordDtos(rows, app.media);
+      const body = rows.map(({ record, files }) => toRecordDto(record, files, app.media));
       const path = `${API_BASE}/${category ?? 'news'}`;
-      const last = rows.at(-1);
+      const last = rows.at(-1)?.record;
       const response = withPaging({ status: 200, headers: {}, body }, total, linkHeader(path, page, total, rows.length, last ? cursorOf(last) : null));
       // Where keyset paging starts: the position after this page's last item, whichever paging this call used.
       if (last && rows.length === page.limit) response.headers[NEXT_CURSOR_HEADER] = encodeCursor(cursorOf(last));
@@ -86,7 +91,7 @@ async function compute(app: FastifyInstance, target: ReadTarget, includePrivate:
   }
 }
 
-function withPaging(response: ReadResponse, total: number, link: string | null): ReadResponse {
+function withPaging(response: Computed, total: number, link: string | null): Computed {
   response.headers[TOTAL_COUNT_HEADER] = String(total);
   if (link) response.headers.link = link;
   return response;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompil
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { can, recordInputSchema, uploadFields, type Actor, type CategoryDef } from '@app/shared';
 import { httpError } from '../../errors';
+import { sendPerRequest } from '../../compression';
 import { etagMatches } from '../../etag';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDto } from './dto';
@@ -62,7 +63,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
           return {
             status: produced.status,
             headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
-            body: JSON.stringify(produced.body),
+            body: produced.json,
             cacheable: produced.status === 200,
           };
         },
@@ -77,12 +78,12 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
       response = await computeRead(app, target, can.readPrivate(actor));
       if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
     }
-    reply.header('vary', 'Authorization');
     if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {
       const { etag, 'cache-control': cacheControl } = response.headers;
-      return reply.status(304).headers({ etag, 'cache-control': cacheControl }).send();
+      return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
     }
-    return reply.status(response.status).headers(response.headers).send(response.body);
+    reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
+    return sendPerRequest(request, reply, response.json);
   }
 
   async function actorOf(request: FastifyRequest): Promise<Actor> {

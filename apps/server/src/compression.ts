@@ -1,0 +1,53 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+export type Encoding = 'br' | 'gzip';
+
+/** Bodies smaller than this are not worth compressing. */
+export const COMPRESS_MIN_BYTES = 512;
+
+/** The encoding a client takes, brotli first; null when it takes neither. */
+export function acceptedEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  if (/\bbr\b/.test(acceptEncoding)) return 'br';
+  if (/\bgzip\b/.test(acceptEncoding)) return 'gzip';
+  return null;
+}
+
+/**
+ * How hard to compress. `stored`: the body is compressed once and sent many times (the public response cache), so
+ * a few more bytes saved are worth the CPU. `per-request`: the body is made for one reader (signed-in reads), and
+ * compressing took more CPU than everything else the read does: brotli 4 and gzip 1 compress 70 KB of JSON in about
+ * 0.3 ms each, where brotli 11 took tens of milliseconds and gzip 6 twice as long for 15 % fewer bytes.
+ */
+export type Effort = 'stored' | 'per-request';
+
+const SETTINGS: Record<Effort, { brotliQuality: number; gzipLevel: number }> = {
+  stored: { brotliQuality: 6, gzipLevel: 6 },
+  'per-request': { brotliQuality: 4, gzipLevel: 1 },
+};
+
+/** One-shot compression (no stream: for a body already in memory it costs less than a zlib stream's machinery). */
+export function compress(bytes: Buffer, encoding: Encoding, effort: Effort): Buffer {
+  const settings = SETTINGS[effort];
+  if (encoding === 'gzip') return gzipSync(bytes, { level: settings.gzipLevel });
+  return brotliCompressSync(bytes, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: settings.brotliQuality,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+}
+
+/**
+ * Sends a body made for this one request, compressed here in one call at per-request effort (the global compression
+ * plugin leaves an answer that already names its encoding alone).
+ */
+export function sendPerRequest(request: FastifyRequest, reply: FastifyReply, body: string): FastifyReply {
+  const bytes = Buffer.from(body);
+  const encoding = bytes.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers['accept-encoding']) : null;
+  reply.header('vary', 'Accept-Encoding, Authorization');
+  if (!encoding) return reply.send(bytes);
+  const compressed = compress(bytes, encoding, 'per-request');
+  return reply.header('content-encoding', encoding).header('content-length', compressed.length).send(compressed);
+}
