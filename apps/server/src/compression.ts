@@ -16,7 +16,8 @@ export function acceptedEncoding(acceptEncoding: string | undefined): Encoding |
 
 /**
  * How hard to compress. `stored`: the body is compressed once and sent many times (the public response cache), so
- * a few more bytes saved are worth the CPU. `per-request`: the body is made for one reader (signed-in reads), and
+ * a few more bytes saved are worth the CPU. `per-request`: the body is made for one reader (signed-in reads, a cache
+ * entry's first answer), and
  * compressing took more CPU than everything else the read does: brotli 4 and gzip 1 compress 70 KB of JSON in about
  * 0.3 ms each, where brotli 11 took tens of milliseconds and gzip 6 twice as long for 15 % fewer bytes.
  */

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, Role } from '@app/shared';
+import { preparedOnce } from '../db';
 import { users } from '../db/schema';
 import { httpError } from '../errors';
 import { JwtService } from '../services/jwt';
@@ -40,11 +41,14 @@ export default fp(
       if (!header?.startsWith('Bearer ')) return null;
       const claims = await app.jwt.verify(header.slice(7).trim());
       if (!claims) return null;
-      const [user] = await app.db
-        .select({ id: users.id, role: users.role, active: users.active, tokenVersion: users.tokenVersion })
-        .from(users)
-        .where(eq(users.id, claims.id))
-        .limit(1);
+      const [user] = await preparedOnce(app.db, 'actor_of_token', () =>
+        app.db
+          .select({ id: users.id, role: users.role, active: users.active, tokenVersion: users.tokenVersion })
+          .from(users)
+          .where(sql`${users.id} = ${sql.placeholder('id')}::uuid`)
+          .limit(1)
+          .prepare('actor_of_token'),
+      ).execute({ id: claims.id });
       if (!user || !user.active || user.tokenVersion !== claims.tv) return null;
       this.actor = { id: user.id, role: user.role as Role };
       return this.actor;

@@ -158,7 +158,7 @@ export default fp<{ cache: ResponseCache }>(
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);
-        const sent = send(request, reply, entry, () => pickEncoding(entry, accept));
+        const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
         if (anonymous && produced.cacheable !== false && produced.status === 200) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
           cache.set(key, entry, generation);

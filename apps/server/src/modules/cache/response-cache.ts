@@ -21,6 +21,12 @@ export interface CachedResponse {
    */
   encoded: Partial<Record<Encoding, Buffer>>;
   /**
+   * Encodings compressed at per-request effort, by the request that produced the entry: an answer asked for once
+   * (another page, a rare record) costs no more than an uncached read. A second request compresses it again at
+   * stored effort, since it is now being served more than once.
+   */
+  quick: Partial<Record<Encoding, true>>;
+  /**
    * Every response header as first sent (security headers included), flattened for `writeHead`, one list per body
    * sent; filled by the plugin when the entry is stored, so a hit costs no header work at all.
    */
@@ -60,6 +66,7 @@ export function makeEntry(produced: Produced): CachedResponse {
     headers: produced.headers,
     identity,
     encoded: {},
+    quick: {},
   };
 }
 
@@ -68,14 +75,24 @@ export function wireFor(base: string[], body: Buffer, encoding: Encoding | null)
   return [...base, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)];
 }
 
-/** Which body fits the request's Accept-Encoding (brotli first), compressing it now if no request took it before. */
-export function pickEncoding(entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
+/**
+ * Which body fits the request's Accept-Encoding (brotli first). `first`: this is the request that produced the entry,
+ * so a body it needs is compressed at per-request effort; later requests compress at stored effort what no request
+ * took before or what the first one compressed quickly.
+ */
+export function pickEncoding(
+  entry: CachedResponse,
+  acceptEncoding: string | undefined,
+  { first = false } = {},
+): { body: Buffer; encoding: Encoding | null } {
   const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
   if (!encoding) return { body: entry.identity, encoding: null };
   let body = entry.encoded[encoding];
-  if (!body) {
-    body = exact(compress(entry.identity, encoding, 'stored'));
+  if (!body || (!first && entry.quick[encoding])) {
+    body = exact(compress(entry.identity, encoding, first ? 'per-request' : 'stored'));
     entry.encoded[encoding] = body;
+    if (first) entry.quick[encoding] = true;
+    else delete entry.quick[encoding];
     if (entry.wire) entry.wire[encoding] = wireFor(entry.wire.base, body, encoding);
   }
   return { body, encoding };
@@ -120,8 +137,8 @@ export class ResponseCache {
   }
 
   /**
-   * The body of a stored entry for a request's Accept-Encoding. The first request of an encoding compresses it; the
-   * entry's size in the cache then grows by what that added.
+   * The body of a stored entry for a request's Accept-Encoding, compressed at stored effort if it was not yet; the
+   * entry's size in the cache then changes by what that changed.
    */
   bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
     const before = entrySize(entry);
