@@ -13,6 +13,7 @@ import { runFootprint } from './lib/phase-footprint.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
+import { signedInReader } from './lib/reader.mjs';
 import { ROOT, siteWorkDir, startSite } from './lib/site.mjs';
 import { fmt, table } from './lib/stats.mjs';
 
@@ -141,7 +142,7 @@ async function main() {
         if (sql) {
           const site = await startSite(siteOptions);
           try {
-            results.queries[size] = await runQueries({ site, sql, runs: opts.runs });
+            results.queries[size] = await runQueries({ site, sql, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
           } finally {
             await site.stop();
           }
@@ -150,7 +151,8 @@ async function main() {
           // A site of its own, so its memory figures are those of serving reads, not of the query series before.
           const site = await startSite(siteOptions);
           try {
-            results.http[size] = await runHttp({ site, work, durationS: opts.duration, connections: opts.connections, rounds: opts.rounds });
+            const authorization = await signedInReader({ site, dataDir, databaseUrl });
+            results.http[size] = await runHttp({ site, work, durationS: opts.duration, connections: opts.connections, rounds: opts.rounds, authorization });
           } finally {
             await site.stop();
           }

@@ -14,9 +14,13 @@ import { openDatabase, type Database } from '../../apps/server/src/db/index';
 import * as repository from '../../apps/server/src/modules/records/repository';
 import { cursorOf, findRecordView, listGallery, listRecords } from '../../apps/server/src/modules/records/repository';
 import { encodeCursor, type Page } from '../../apps/server/src/modules/records/paging';
+import { upsertSuper } from '../../apps/server/src/services/accounts';
 
 interface TaskInput {
-  action: 'seed' | 'time';
+  action: 'seed' | 'time' | 'account';
+  /** With `account`: the bench reader's e-mail and password (an active super account is created or promoted). */
+  email?: string;
+  password?: string;
   size: number;
   /** The site's data folder (its embedded PostgreSQL server), used when databaseUrl is not set. */
   dataDir?: string;
@@ -171,7 +175,9 @@ async function main() {
     const result =
       input.action === 'seed'
         ? await seed(database, input.size, input.mediaEvery ?? 0)
-        : await time(database, input.runs ?? 30, input.deepOffset ?? 0);
+        : input.action === 'account'
+          ? await upsertSuper(database.db, input.email!, input.password!)
+          : await time(database, input.runs ?? 30, input.deepOffset ?? 0);
     process.stdout.write(`${JSON.stringify({ driver: database.driver, ...result })}\n`);
   } finally {
     await database.close();

@@ -35,12 +35,13 @@ export function cacheBusted(url) {
 
 /**
  * Median latency of `runs` sequential requests (after one warm-up), each uncached: either a unique URL (the
- * anonymous miss path: query, serialise, ETag, gzip and brotli) or an Authorization header the site does not accept as
- * a session (the signed-in path: query and serialise, never cached, compressed per request). Bounded by `budgetMs`.
+ * anonymous miss path: query, serialise, ETag, compression) or a signed-in reader's session, `authorization` (the
+ * signed-in path: the reader's account, query and serialise, never cached, compressed per request). Bounded by
+ * `budgetMs`.
  */
-export async function timeUncached(url, { runs = 30, mode = 'bust', budgetMs = 4000 } = {}) {
+export async function timeUncached(url, { runs = 30, mode = 'bust', authorization = null, budgetMs = 4000 } = {}) {
   if (mode === 'bust' && !cacheBusted(url)) return null;
-  const request = () => (mode === 'bust' ? get(cacheBusted(url)) : get(url, { authorization: 'Bench not-a-session' }));
+  const request = () => (mode === 'bust' ? get(cacheBusted(url)) : get(url, { authorization }));
   const first = await request();
   const ms = [];
   const started = performance.now();

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSite } from './site.mjs';
 import { fmt, median, table } from './stats.mjs';
+import { signedInReader } from './reader.mjs';
 import { runWrk } from './wrk.mjs';
 
 /** Proportional set size (bytes) of one process: shared pages counted once across the processes that share them. */
@@ -83,8 +84,9 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
     result.processes = siteProcesses(site, dataDir).length;
 
     // The signed-in path is never cached: every request is a query, JSON and a response of its own.
+    const authorization = await signedInReader({ site, dataDir, databaseUrl });
     const signedIn = await underLoad(site, dataDir, durationS, () =>
-      runWrk({ url: `${site.url}/api/v1.0.0/victims?limit=12`, durationS, connections, signedIn: true }),
+      runWrk({ url: `${site.url}/api/v1.0.0/victims?limit=12`, durationS, connections, authorization }),
     );
     result.load = signedIn.load;
     result.loadPeakPss = signedIn.peak;

@@ -25,7 +25,7 @@ function medianRound(rounds) {
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], roundsRequestsPerSec: rounds.map((r) => r.requestsPerSec) };
 }
 
-export async function runHttp({ site, work, durationS, connections, rounds = 3 }) {
+export async function runHttp({ site, work, durationS, connections, rounds = 3, authorization }) {
   const listPath = `${API}/victims?limit=50`;
   const list = await gzipBytesOf(`${site.url}${listPath}`);
   const firstId = JSON.parse(gunzipSync(list.gz).toString('utf8'))[0]?._id;
@@ -40,7 +40,8 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3 }
   const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz } });
   const rows = [];
   const runs = {};
-  const wrk = (url, uniquePaths, signedIn = false) => runWrk({ url, durationS, connections, uniquePaths, signedIn, scriptFile: path.join(work, 'unique.lua') });
+  const wrk = (url, uniquePaths, signedIn = false) =>
+    runWrk({ url, durationS, connections, uniquePaths, authorization: signedIn ? authorization : null, scriptFile: path.join(work, 'unique.lua') });
   try {
     const check = await get(`${nginx.url}/list.json`);
     if (check.headers['content-encoding'] !== 'gzip' || !check.body.equals(list.gz)) notes.push('nginx did not send the stored gzip bytes unchanged');

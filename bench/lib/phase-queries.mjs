@@ -10,7 +10,7 @@ function nextLink(linkHeader) {
   return match ? match[1] : null;
 }
 
-export async function runQueries({ site, sql, runs }) {
+export async function runQueries({ site, sql, runs, authorization }) {
   const deep = sql.deepOffset;
   const targets = {
     listPage1: `${API}/victims?limit=50`,
@@ -45,7 +45,7 @@ export async function runQueries({ site, sql, runs }) {
     if (!target) continue;
     const miss = await timeUncached(`${site.url}${target}`, { runs, mode: 'bust' });
     if (miss) httpMiss[name] = miss;
-    httpSignedIn[name] = await timeUncached(`${site.url}${target}`, { runs, mode: 'auth' });
+    httpSignedIn[name] = await timeUncached(`${site.url}${target}`, { runs, mode: 'auth', authorization });
   }
 
   const names = [...new Set([...Object.keys(sql.results), ...Object.keys(httpSignedIn)])];

@@ -33,12 +33,12 @@ export function parseWrk(output) {
 /**
  * One bounded wrk run. `uniquePaths`: every request asks for another page of the list (`offset=<n>`, a Lua script),
  * so the response cache never has it: the anonymous miss path. (Parameters the API does not know, such as `_b=`, no
- * longer do: the cache keys on the parameters that change the answer.) `signedIn`: an Authorization header that is no
- * session, so the answer is produced for every request and never cached: the signed-in path.
+ * longer do: the cache keys on the parameters that change the answer.) `authorization`: a signed-in reader's session
+ * (see reader.mjs), so the answer is produced for that reader on every request and never cached: the signed-in path.
  */
-export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, signedIn = false, scriptFile }) {
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, authorization = null, scriptFile }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
-  if (signedIn) args.push('-H', 'Authorization: Bearer not-a-session');
+  if (authorization) args.push('-H', `Authorization: ${authorization}`);
   if (uniquePaths) {
     const { pathname, search } = new URL(url);
     const params = new URLSearchParams(search);

@@ -98,13 +98,22 @@ export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
       sql`(${records.createdAt}, ${records.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`,
     );
   }
-  return db
-    .select({ record: records, files: liveFilesOfRecord, total: totalOf(filter) })
+  // The page's ids first (from the index alone), then their rows with their files: PostgreSQL computes a select list
+  // for every row it reads, also for the rows an offset skips, so with the files in the page's own select list a deep
+  // page ran one files query per skipped record. As an array the ids are one value to PostgreSQL, so every plan
+  // fetches the page's rows by primary key (joined as a set, its generic plan scanned the whole table).
+  const pageIds = db
+    .select({ id: records.id })
     .from(records)
     .where(and(...conditions))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'));
+  return db
+    .select({ record: records, files: liveFilesOfRecord, total: totalOf(filter) })
+    .from(records)
+    .where(sql`${records.id} = any(array(${pageIds}))`)
+    .orderBy(...newestFirst);
 }
 
 /**
