@@ -22,6 +22,20 @@ describe('category registry', () => {
     expect(lengths).toMatchObject({ displacements: 150, events: 150, orphans: 150, missings: 150, links: 250, victims: 250, massacres: 250 });
   });
 
+  it("names only its own fields in card fields and annotations, and every list has a name", () => {
+    for (const category of CATEGORY_LIST) {
+      const names = new Set(category.fields.map((f) => f.name));
+      for (const name of category.cardFields) expect(names, `${category.slug} card field ${name}`).toContain(name);
+      for (const field of category.fields) {
+        if (field.annotatedBy) expect(names, `${category.slug}.${field.name} annotated by ${field.annotatedBy}`).toContain(field.annotatedBy);
+      }
+      expect(category.listName.length).toBeGreaterThan(0);
+    }
+    // The incident date reads as a day with the remark after it; posted, start and end dates keep their time.
+    expect(CATEGORIES.massacres.fields.find((f) => f.name === 'happenedOn')).toMatchObject({ kind: 'date', annotatedBy: 'remark' });
+    expect(CATEGORIES.events.fields.filter((f) => f.kind === 'datetime').map((f) => f.name)).toEqual(['createdAt', 'startAt', 'endAt']);
+  });
+
   it('declares the create fields of massacres in the order of the public contract', () => {
     expect(CATEGORIES.massacres.fields.map((f) => f.name)).toEqual([
       'caseNum', 'title', 'subtitle', 'quantity', 'location', 'victimizer', 'killingType', 'happenedOn',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, type CategoryDef } from '@app/shared';
+import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
 import { records, users } from '../db/schema';
 import { upsertSuper } from '../services/accounts';
 import { attachSampleImages } from '../modules/media/sample-images';
@@ -10,7 +10,7 @@ export const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
 export const SAMPLE_PER_CATEGORY = 3;
 
 /** Sample values per field kind: plainly invented, labelled, naming no real person or place as a victim. */
-function sampleValue(category: CategoryDef, field: { name: string; kind: string }, n: number): unknown {
+function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown {
   const day = new Date(Date.UTC(2020, n, 10 + n, 8, 30));
   switch (field.name) {
     case 'title':
@@ -45,7 +45,7 @@ function sampleValue(category: CategoryDef, field: { name: string; kind: string 
       return 'Sample Street 1';
   }
   if (field.kind === 'quantity') return (n + 1) * 10;
-  if (field.kind === 'datetime') return day;
+  if (isDateKind(field.kind)) return day;
   return null;
 }
 

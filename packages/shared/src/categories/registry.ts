@@ -41,6 +41,11 @@ export function categoryByRoute(route: string): CategoryDef | undefined {
   return CATEGORY_LIST.find((c) => c.route === route);
 }
 
+/** Kinds whose value is an instant (validated, stored and edited alike; shown with or without the time). */
+export function isDateKind(kind: FieldDef['kind']): kind is 'datetime' | 'date' {
+  return kind === 'datetime' || kind === 'date';
+}
+
 /** Fields that carry data in the record row (everything but uploads). */
 export function dataFields(category: CategoryDef): FieldDef[] {
   return category.fields.filter((fd) => fd.kind !== 'image' && fd.kind !== 'images' && fd.kind !== 'video');

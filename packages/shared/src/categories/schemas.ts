@@ -95,6 +95,7 @@ export function fieldSchema(field: FieldDef): z.ZodType {
         return n;
       });
     case 'datetime':
+    case 'date':
       return z.union([z.string(), z.date()], { error: 'Must be a date and time' }).transform((v, ctx) => {
         const d = typeof v === 'string' ? parseDateTime(v) : v;
         if (!d || Number.isNaN(d.getTime())) {

@@ -7,7 +7,8 @@
 export type FieldKind =
   | 'text' // one line of plain text
   | 'markdown' // long text rendered as sanitised markdown
-  | 'datetime' // an instant; forms use YYYY-MM-DDTHH:mm:ss
+  | 'datetime' // an instant shown with its time; forms use YYYY-MM-DDTHH:mm:ss
+  | 'date' // when something happened: stored, validated and edited like datetime, shown as a day ("ll")
   | 'quantity' // a whole number of people, never negative
   | 'url' // one http(s) link
   | 'urlList' // several http(s) links joined by ", " (spec: evidence)
@@ -26,6 +27,10 @@ export interface FieldDef {
   max?: number;
   /** i18n key of a hint shown under the input. */
   hint?: string;
+  /** i18n key of the label on cards, where it differs from the form's (the victim's name). */
+  cardLabel?: string;
+  /** Another field shown in brackets after this one's value (the remark after the happened-on date). */
+  annotatedBy?: string;
 }
 
 /** Where the record's files go. */
@@ -48,6 +53,8 @@ export interface CategoryDef {
    * i18next look for plural forms, which these titles do not have, on every list's first render.
    */
   listTitle: string;
+  /** The list's name in English, in page titles, feeds and link previews ("Displaced People"). */
+  listName: string;
   /** Characters of description shown on a card before "Read More". */
   previewLength: number;
   /** i18n key of the empty-list text. */
@@ -59,7 +66,10 @@ export interface CategoryDef {
   hasAccessToggle: boolean;
   /** Its images appear in the derived /images gallery. */
   inGallery: boolean;
-  /** Card shows these fields (besides title, subtitle, dates, confirmation). */
+  /**
+   * Card shows these fields (besides title, subtitle, dates, confirmation), as a list of facts unless the category's
+   * own presentation shows them (the event block: start, end and address).
+   */
   cardFields: string[];
   /** Where edits go after saving: the detail page after `redirectDelayMs`. */
   redirectDelayMs?: number;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, desc, isNull, eq } from 'drizzle-orm';
 import { CATEGORIES, CATEGORY_LIST, paths, type CategoryDef, type RecordDto } from '@app/shared';
 import { records } from '../../db/schema';
-import { LIST_NAMES, previewText } from './meta';
+import { previewText } from './meta';
 
 /** Items in a feed: the newest records. */
 export const FEED_SIZE = 50;
@@ -19,12 +19,12 @@ export async function renderFeed(app: FastifyInstance, category: CategoryDef | n
     : await app.publicReads.read({ kind: 'news', query: { limit: FEED_SIZE } });
   const items = read.status === 200 ? (read.body as RecordDto[]) : [];
   const base = app.brand.publicUrl;
-  const title = category ? `${LIST_NAMES[category.slug]} | ${app.brand.siteName}` : app.brand.siteName;
+  const title = category ? `${category.listName} | ${app.brand.siteName}` : app.brand.siteName;
   const selfUrl = `${base}${category ? category.route : ''}/feed.xml`;
   const pageUrl = `${base}${category ? category.route : '/'}`;
   const entries = items.map((record) => {
     const url = `${base}${paths.detail(record.category, record._id)}`;
-    const kind = CATEGORIES[record.category] ? LIST_NAMES[record.category] : record.category;
+    const kind = CATEGORIES[record.category]?.listName ?? record.category;
     return [
       '    <item>',
       `      <title>${xml(record.title)}</title>`,

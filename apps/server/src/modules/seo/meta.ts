@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CATEGORY_LIST, markdownToPlainText, type CategoryDef, type MediaDto, type RecordDto } from '@app/shared';
+import { CATEGORY_LIST, markdownToPlainText, type MediaDto, type RecordDto } from '@app/shared';
 import type { PageMeta } from '../web/shell';
 
 /** Link previews carry this much of the description, as plain text. */
@@ -10,17 +10,6 @@ const PREVIEW_IMAGE_WIDTH = 1200;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** English names of the lists for page titles (the interface's own titles live in the web app's resources). */
-export const LIST_NAMES: Record<CategoryDef['slug'], string> = {
-  victims: 'Victims',
-  massacres: 'Massacres',
-  displacements: 'Displaced People',
-  orphans: 'Orphans',
-  missings: 'Missing',
-  videos: 'Videos',
-  links: 'Links',
-  events: 'Events',
-  blogs: 'Education',
-};
 
 export function previewText(markdown: string): string {
   const text = markdownToPlainText(markdown);
@@ -80,7 +69,7 @@ export function registerMetaResolvers(app: FastifyInstance) {
     const category = routes.get(first!);
     if (!category) return null;
     if (parts.length === 1) {
-      return { title: LIST_NAMES[category.slug], description: `${LIST_NAMES[category.slug]} documented on ${app.brand.siteName}.` };
+      return { title: category.listName, description: `${category.listName} documented on ${app.brand.siteName}.` };
     }
     if (parts.length !== 2 || third !== undefined || !UUID_RE.test(second!)) return null;
     const read = await app.publicReads.read({ kind: 'one', category: category.slug, id: second!.toLowerCase() });

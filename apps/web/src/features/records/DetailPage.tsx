@@ -11,7 +11,7 @@ import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { useRecord } from './api';
 import { ConfirmedStatus } from './ConfirmedStatus';
-import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
+import { viewOf } from './categoryViews';
 import { FieldValue } from './FieldValue';
 import { RecordActions } from './RecordActions';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
@@ -23,10 +23,11 @@ const SHOWN_ELSEWHERE = new Set(['title', 'subtitle', 'description', 'createdAt'
 
 function RecordFacts({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
+  const { ownFields } = viewOf(category);
   const fields = dataFields(category).filter(
     (f) =>
       !SHOWN_ELSEWHERE.has(f.name) &&
-      !(category.slug === 'events' && EVENT_OWN_FIELDS.has(f.name)) &&
+      !ownFields.has(f.name) &&
       record[f.name] !== null &&
       record[f.name] !== undefined &&
       record[f.name] !== '',
@@ -76,6 +77,7 @@ export default function DetailPage() {
   }
 
   const shareUrl = `${brand.publicUrl}${paths.detail(category.slug, record._id)}`;
+  const Details = viewOf(category).details;
   return (
     <article className={`record-detail record-detail-${category.slug}`}>
       <header className="detail-header">
@@ -90,7 +92,7 @@ export default function DetailPage() {
         <RecordActions record={record} />
       </header>
       <RecordMedia category={category} record={record} />
-      {category.slug === 'events' ? <EventDetails record={record} /> : null}
+      {Details ? <Details record={record} /> : null}
       <RecordFacts category={category} record={record} />
       <Markdown className="markdown detail-description">{record.description}</Markdown>
       <ShareControl url={shareUrl} />

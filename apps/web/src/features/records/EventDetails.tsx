@@ -2,9 +2,6 @@ import { useTranslation } from '../../lib/i18n';
 import type { RecordDto } from '@app/shared';
 import { formatDateTime } from '../../lib/dates';
 
-/** Fields the event presentation shows itself (start, end, address) instead of the generic fact list. */
-export const EVENT_OWN_FIELDS = new Set(['country', 'city', 'streetName', 'startAt', 'endAt']);
-
 /** Event card and detail: start and end times and the address (country, city, street). */
 export function EventDetails({ record }: { record: RecordDto }) {
   const { t, i18n } = useTranslation();

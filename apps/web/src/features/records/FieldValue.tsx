@@ -18,20 +18,17 @@ function ExternalLink({ url }: { url: string }) {
   );
 }
 
-/** Dates that read as a day ("ll"); the others (start, end) also show the time. */
-const DAY_FIELDS = new Set(['happenedOn']);
-
 /** One record field shown by its kind: dates formatted (Ethiopian calendar in Amharic), links clickable. */
 export function FieldValue({ field, record }: { field: FieldDef; record: RecordDto }) {
   const { i18n } = useTranslation();
   const value = record[field.name];
   if (value === null || value === undefined || value === '') return null;
   switch (field.kind) {
+    case 'date':
     case 'datetime': {
-      const date = DAY_FIELDS.has(field.name) ? formatDate(String(value), i18n.language) : formatDateTime(String(value), i18n.language);
-      // The remark is shown in brackets after the happened-on date.
-      const remark = field.name === 'happenedOn' && typeof record.remark === 'string' && record.remark ? ` (${record.remark})` : '';
-      return <>{`${date}${remark}`}</>;
+      const date = field.kind === 'date' ? formatDate(String(value), i18n.language) : formatDateTime(String(value), i18n.language);
+      const note = field.annotatedBy ? record[field.annotatedBy] : null;
+      return <>{typeof note === 'string' && note ? `${date} (${note})` : date}</>;
     }
     case 'quantity':
       return <>{Number(value).toLocaleString(i18n.language === 'am' ? 'am-ET' : 'en-US')}</>;

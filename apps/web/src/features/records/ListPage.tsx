@@ -5,7 +5,7 @@ import { PageTitle } from '../../components/PageTitle';
 import { Pagination, usePageParam } from '../../components/Pagination';
 import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
 import { PAGE_SIZE, useRecordList } from './api';
-import { MassacreTable } from './MassacreTable';
+import { viewOf } from './categoryViews';
 import { RecordCard } from './RecordCard';
 import { useCategoryFromPath } from './useCategoryFromPath';
 import './public.css';
@@ -32,7 +32,8 @@ export default function ListPage() {
   const category = useCategoryFromPath();
   const page = usePageParam();
   const [params, setParams] = useSearchParams();
-  const hasTable = category.slug === 'massacres';
+  const Table = viewOf(category).table;
+  const hasTable = Boolean(Table);
   const view: View = hasTable && params.get('view') === 'table' ? 'table' : 'cards';
   const { data, error, isPending, refetch } = useRecordList(category.slug, page);
 
@@ -59,8 +60,8 @@ export default function ListPage() {
         </>
       ) : (
         <>
-          {view === 'table' ? (
-            <MassacreTable records={data.items} />
+          {view === 'table' && Table ? (
+            <Table records={data.items} />
           ) : (
             <div className="card-list">
               {data.items.map((record, index) => (

@@ -4,7 +4,7 @@ import { descriptionPreview, markdownToPlainText, paths, usesImagePlaceholder, t
 import { ImagePlaceholder, ResponsiveImage } from '../../components/ResponsiveImage';
 import { formatDate } from '../../lib/dates';
 import { ConfirmedStatus } from './ConfirmedStatus';
-import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
+import { viewOf } from './categoryViews';
 import { FieldValue } from './FieldValue';
 
 /** Card images take 30% of the card; on phones the card stacks and the image is full width. */
@@ -30,8 +30,9 @@ function CardHeader({ category, record }: { category: CategoryDef; record: Recor
 /** The category's card facts (registry `cardFields`), each with its label. */
 function CardFacts({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
+  const { ownFields } = viewOf(category);
   const fields = category.cardFields
-    .filter((name) => !(category.slug === 'events' && EVENT_OWN_FIELDS.has(name)))
+    .filter((name) => !ownFields.has(name))
     .map((name) => category.fields.find((f) => f.name === name))
     .filter((f): f is NonNullable<typeof f> => Boolean(f))
     .filter((f) => record[f.name] !== null && record[f.name] !== undefined && record[f.name] !== '');
@@ -40,7 +41,7 @@ function CardFacts({ category, record }: { category: CategoryDef; record: Record
     <dl className="facts">
       {fields.map((field) => (
         <div key={field.name}>
-          <dt>{field.name === 'fullName' ? t('record.victimName') : t(field.label)}</dt>
+          <dt>{t(field.cardLabel ?? field.label)}</dt>
           <dd>
             <FieldValue field={field} record={record} />
           </dd>
@@ -58,6 +59,7 @@ export function RecordCard({ category, record, priority = false }: { category: C
   const { t } = useTranslation();
   const cover = record.images.find((m) => m.kind === 'image' || m.kind === 'poster');
   const preview = descriptionPreview(markdownToPlainText(record.description), category.previewLength);
+  const Details = viewOf(category).details;
   return (
     <article className="record-card" data-testid="record-card">
       <div className="card-image">
@@ -70,7 +72,7 @@ export function RecordCard({ category, record, priority = false }: { category: C
       <div className="card-body">
         <CardHeader category={category} record={record} />
         <CardFacts category={category} record={record} />
-        {category.slug === 'events' ? <EventDetails record={record} /> : null}
+        {Details ? <Details record={record} /> : null}
         <p className="card-preview" data-testid="card-preview">
           {preview}
         </p>

@@ -115,6 +115,7 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
       input = <textarea {...common} name={field.name} rows={DESCRIPTION_ROWS} cols={DESCRIPTION_COLS} defaultValue={text} />;
       break;
     case 'datetime':
+    case 'date':
       input = <input {...common} type="datetime-local" step={1} name={field.name} defaultValue={toFormDateTime(typeof stored === 'string' ? stored : null)} />;
       break;
     case 'quantity':

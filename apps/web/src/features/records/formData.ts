@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { dataFields, uploadFields, type CategoryDef, type FieldDef } from '@app/shared';
+import { dataFields, isDateKind, uploadFields, type CategoryDef, type FieldDef } from '@app/shared';
 
 /** The multipart name of an upload field: several images go as `files[]`, single files as their name. */
 export const uploadName = (field: FieldDef) => (field.kind === 'images' ? 'files[]' : field.name);
@@ -21,7 +21,7 @@ export function recordFormData(category: CategoryDef, formElement: HTMLFormEleme
   for (const field of dataFields(category)) {
     const raw = source.get(field.name);
     const value = typeof raw === 'string' ? raw : '';
-    body.append(field.name, field.kind === 'datetime' ? localToIso(value) : value);
+    body.append(field.name, isDateKind(field.kind) ? localToIso(value) : value);
   }
   for (const field of uploadFields(category)) {
     const name = uploadName(field);

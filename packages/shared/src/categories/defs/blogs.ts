@@ -9,6 +9,7 @@ export const blogs: CategoryDef = {
   pickerLabel: 'Other',
   pickerOrder: 9,
   fields: [f.title, f.subtitle, f.createdAt, f.description, f.image],
+  listName: 'Education',
   listTitle: 'category.blogs.listTitle',
   previewLength: 250,
   emptyText: 'empty.blogs',

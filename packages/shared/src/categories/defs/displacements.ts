@@ -18,6 +18,7 @@ export const displacements: CategoryDef = {
     f.createdAt,
     f.image,
   ],
+  listName: 'Displaced People',
   listTitle: 'category.displacements.listTitle',
   previewLength: 150,
   emptyText: 'empty.data',

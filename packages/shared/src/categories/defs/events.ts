@@ -19,6 +19,7 @@ export const events: CategoryDef = {
     { name: 'endAt', kind: 'datetime', label: 'field.endAt' },
     f.files,
   ],
+  listName: 'Events',
   listTitle: 'category.events.listTitle',
   previewLength: 150,
   emptyText: 'empty.event',

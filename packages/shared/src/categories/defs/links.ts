@@ -15,6 +15,7 @@ export const links: CategoryDef = {
     f.description,
     f.image,
   ],
+  listName: 'Links',
   listTitle: 'category.links.listTitle',
   previewLength: 250,
   emptyText: 'empty.data',

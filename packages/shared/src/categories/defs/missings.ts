@@ -18,6 +18,7 @@ export const missings: CategoryDef = {
     f.description,
     f.image,
   ],
+  listName: 'Missing',
   listTitle: 'category.missings.listTitle',
   previewLength: 150,
   emptyText: 'empty.data',

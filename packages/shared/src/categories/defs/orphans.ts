@@ -18,6 +18,7 @@ export const orphans: CategoryDef = {
     f.description,
     f.image,
   ],
+  listName: 'Orphans',
   listTitle: 'category.orphans.listTitle',
   previewLength: 150,
   emptyText: 'empty.data',

@@ -19,6 +19,7 @@ export const victims: CategoryDef = {
     f.createdAt,
     f.image,
   ],
+  listName: 'Victims',
   listTitle: 'category.victims.listTitle',
   previewLength: 250,
   emptyText: 'empty.data',

@@ -18,6 +18,7 @@ export const videos: CategoryDef = {
     { name: 'videoUrl', kind: 'url', label: 'field.videoUrl' },
     { name: 'image', kind: 'video', label: 'field.video' },
   ],
+  listName: 'Videos',
   listTitle: 'category.videos.listTitle',
   previewLength: 250,
   emptyText: 'empty.data',

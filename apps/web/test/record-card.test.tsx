@@ -1,0 +1,75 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CATEGORIES, type RecordDto } from '@app/shared';
+import { RecordCard } from '../src/features/records/RecordCard';
+import '../src/lib/i18n';
+
+/** A test record; its content is labelled as test data and names no real person or place. */
+function testRecord(category: keyof typeof CATEGORIES, fields: Record<string, unknown>): RecordDto {
+  return {
+    _id: '00000000-0000-4000-8000-000000000001',
+    category,
+    title: 'Test record - not real',
+    subtitle: null,
+    description: 'Test data, not real.',
+    createdAt: '2025-01-05T15:04:00.000Z',
+    updatedAt: '2025-01-05T15:04:00.000Z',
+    imageUrl: '',
+    images: [],
+    approved: false,
+    approvedAt: null,
+    public: true,
+    graphic: false,
+    userId: null,
+    ...fields,
+  } as RecordDto;
+}
+
+const facts = () => {
+  const list = screen.queryAllByRole('definition');
+  return list.map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]);
+};
+
+describe('record cards, from the registry', () => {
+  afterEach(cleanup);
+
+  it("show a victim's card fields with their card labels and the incident date as a day", () => {
+    render(
+      <MemoryRouter>
+        <RecordCard
+          category={CATEGORIES.victims}
+          record={testRecord('victims', { fullName: 'Test Person', happenedOn: '2021-01-05T10:00:00.000Z', location: 'Test Town' })}
+        />
+      </MemoryRouter>,
+    );
+    const shown = Object.fromEntries(facts());
+    // The form calls it "Full name"; the card says whose name it is.
+    expect(shown.Victim).toBe('Test Person');
+    expect(Object.values(shown)).toContain('Jan 5, 2021');
+  });
+
+  it("show a massacre's incident date with its remark in brackets", () => {
+    render(
+      <MemoryRouter>
+        <RecordCard category={CATEGORIES.massacres} record={testRecord('massacres', { happenedOn: '2021-01-05T10:00:00.000Z', remark: 'approximate' })} />
+      </MemoryRouter>,
+    );
+    expect(facts().map(([, value]) => value)).toContain('Jan 5, 2021 (approximate)');
+  });
+
+  it("show an event's start, end and address in its own block, not again as facts", () => {
+    render(
+      <MemoryRouter>
+        <RecordCard
+          category={CATEGORIES.events}
+          record={testRecord('events', { country: 'Testland', city: 'Test City', streetName: 'Test Street 1', startAt: '2025-02-01T09:00:00.000Z', endAt: null })}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('event-address').textContent).toBe('Testland, Test City, Test Street 1');
+    expect(screen.getAllByText(/Testland/)).toHaveLength(1);
+    const article = screen.getByTestId('record-card');
+    expect(within(article).queryByTestId('event-end')).toBeNull();
+  });
+});
