@@ -13,6 +13,7 @@ import { useRecord } from './api';
 import { ConfirmedStatus } from './ConfirmedStatus';
 import { EVENT_OWN_FIELDS, EventDetails } from './EventDetails';
 import { FieldValue } from './FieldValue';
+import { LinkCaptures } from './LinkCaptures';
 import { RecordActions } from './RecordActions';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
 import { useCategoryFromPath } from './useCategoryFromPath';
@@ -93,6 +94,7 @@ export default function DetailPage() {
       {category.slug === 'events' ? <EventDetails record={record} /> : null}
       <RecordFacts category={category} record={record} />
       <Markdown className="markdown detail-description">{record.description}</Markdown>
+      <LinkCaptures category={category} record={record} />
       <ShareControl url={shareUrl} />
       <EvidenceFixity record={record} />
     </article>
