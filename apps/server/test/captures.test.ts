@@ -9,6 +9,7 @@ import { API_BASE, CATEGORIES, type RecordCapturesDto } from '@app/shared';
 import { auditLog, jobs, linkCaptures } from '../src/db/schema';
 import { AddressPolicy, CaptureRefused, isPublicAddress } from '../src/modules/captures/address-policy';
 import { browserAvailable } from '../src/modules/captures/browser';
+import { GuardedProxy, REFUSED_HEADER } from '../src/modules/captures/guarded-proxy';
 import { CAPTURE_JOB, citedUrls } from '../src/modules/captures/service';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { sampleFields } from './records-helpers';
@@ -72,6 +73,88 @@ describe('the address rule', () => {
       { field: 'evidence', url: 'https://b.test/1' },
       { field: 'evidence', url: 'https://c.test/2' },
     ]);
+  });
+});
+
+describe('the proxy every capture connection goes through', () => {
+  let allowed: http.Server;
+  let other: http.Server;
+  let allowedHost = '';
+  let otherHost = '';
+  let otherHits = 0;
+  const big = Buffer.alloc(1024 * 1024, 'x');
+
+  beforeAll(async () => {
+    allowed = http.createServer((req, res) => res.end(req.url === '/big' ? big : 'test content'));
+    other = http.createServer((_req, res) => {
+      otherHits++;
+      res.end('test content: must not be reached');
+    });
+    for (const server of [allowed, other]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    allowedHost = `127.0.0.1:${(allowed.address() as AddressInfo).port}`;
+    otherHost = `127.0.0.1:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    allowed.close();
+    other.close();
+  });
+
+  /** A plain-HTTP request as a browser sends it to a proxy: the absolute URL as the path. */
+  const viaProxy = (proxyUrl: string, target: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const proxy = new URL(proxyUrl);
+      http
+        .get({ host: proxy.hostname, port: proxy.port, path: target, headers: { host: new URL(target).host } }, async (res) => {
+          try {
+            resolve({ status: res.statusCode!, headers: res.headers, body: await buffer(res) });
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)));
+          }
+        })
+        .on('error', reject);
+    });
+  const tunnel = (proxyUrl: string, target: string) =>
+    new Promise<number>((resolve, reject) => {
+      const proxy = new URL(proxyUrl);
+      http
+        .request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: target })
+        .on('connect', (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode!);
+        })
+        .on('error', reject)
+        .end();
+    });
+
+  it('forwards to admitted hosts, refuses the others before connecting, for plain requests and tunnels', async () => {
+    const proxy = new GuardedProxy(new AddressPolicy([allowedHost]), 10 * 1024 * 1024);
+    const url = await proxy.listen();
+    try {
+      const ok = await viaProxy(url, `http://${allowedHost}/page`);
+      expect([ok.status, ok.body.toString()]).toEqual([200, 'test content']);
+      const refused = await viaProxy(url, `http://${otherHost}/secret`);
+      expect(refused.status).toBe(403);
+      expect(decodeURIComponent(String(refused.headers[REFUSED_HEADER]))).toMatch(/not a public internet address/);
+      expect(await tunnel(url, otherHost)).toBe(403);
+      expect(await tunnel(url, allowedHost)).toBe(200);
+      expect(otherHits).toBe(0);
+      expect(proxy.refused.map((r) => r.url)).toEqual([`http://${otherHost}/secret`, `https://${otherHost}`]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('stops a page over the size limit', async () => {
+    const proxy = new GuardedProxy(new AddressPolicy([allowedHost]), 100 * 1024);
+    const url = await proxy.listen();
+    try {
+      await viaProxy(url, `http://${allowedHost}/big`).catch(() => undefined);
+      expect(proxy.overLimit).toBe(true);
+      expect(proxy.refused.at(-1)!.reason).toMatch(/larger than the limit/);
+      expect((await viaProxy(url, `http://${allowedHost}/page`)).status).toBe(403);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
@@ -241,7 +324,16 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium (skipped: no browse
     const served = await call(t.app, { method: 'GET', url: capture.screenshot!.url! });
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['content-security-policy']).toMatch(/^sandbox/);
     expect(sha256(served.raw.rawPayload)).toBe(capture.screenshot!.sha256);
+
+    // The fixity check re-hashes capture files like upload originals.
+    const changed = Buffer.concat([screenshot, Buffer.from('x')]);
+    await t.app.media.storage.put(row!.screenshotKey!, changed, 'image/png', changed.length);
+    const report = await t.app.media.verify();
+    await t.app.media.storage.put(row!.screenshotKey!, screenshot, 'image/png', screenshot.length);
+    expect(report.mismatched).toEqual([{ id: `capture:${capture.id}`, key: row!.screenshotKey, expected: row!.screenshotSha256, actual: sha256(changed) }]);
+    expect(report.ok).toBeGreaterThanOrEqual(2);
 
     const [entry] = await t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'capture'), eq(auditLog.subject, `capture:${capture.id}`)));
     expect(entry!.changes).toMatchObject({ capture: { after: { url: `${base}/twenty`, snapshot: { sha256: row!.snapshotSha256 } } } });

@@ -137,7 +137,10 @@ export class AddressPolicy {
       try {
         candidates = await this.resolve(host);
       } catch (err) {
-        throw new CaptureRefused(`the host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'DNS error'})`);
+        const code = (err as NodeJS.ErrnoException).code ?? 'DNS error';
+        const message = `the host ${host} could not be resolved (${code})`;
+        // A name that does not exist stays so; a resolver that did not answer may answer the next attempt.
+        throw code === 'ENOTFOUND' || code === 'ENODATA' ? new CaptureRefused(message) : new Error(message);
       }
     }
     if (!candidates.length) throw new CaptureRefused(`the host ${host} has no address`);

@@ -80,7 +80,12 @@ export class GuardedProxy {
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.on('data', (chunk: Buffer) => this.count(chunk.length, () => answer.destroy()));
+        answer.on('data', (chunk: Buffer) =>
+          this.count(chunk.length, () => {
+            answer.destroy();
+            res.destroy();
+          }),
+        );
         answer.pipe(res);
       },
     );

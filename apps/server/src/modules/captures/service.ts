@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { splitUrlList, type Actor } from '@app/shared';
 import type { Db } from '../../db';
-import { linkCaptures, recordCaptureSettings, type LinkCaptureRow, type RecordRow } from '../../db/schema';
+import { linkCaptures, recordCaptureSettings, records, type LinkCaptureRow, type RecordRow } from '../../db/schema';
 import type { AuditService } from '../../services/audit';
 import type { JobQueue } from '../../services/jobs';
 import type { Storage } from '../media/storage';
@@ -47,6 +47,9 @@ interface CaptureServiceOptions {
 
 type Executor = Pick<Db, 'insert' | 'select' | 'update' | 'execute'>;
 
+/** A capture with its record's category (null once the record is purged), for the audit entries. */
+type CaptureOfRecord = LinkCaptureRow & { category: string | null };
+
 /** Captures of cited links: queued when a record's URLs appear or change, or when an editor asks; kept forever. */
 export class CaptureService {
   constructor(
@@ -89,8 +92,13 @@ export class CaptureService {
    * later; a refusal, or the last attempt's failure, is recorded as the capture's outcome.
    */
   async run(captureId: string, job: { attempts: number }, maxAttempts = CAPTURE_JOB_ATTEMPTS): Promise<void> {
-    const [row] = await this.db.select().from(linkCaptures).where(eq(linkCaptures.id, captureId));
-    if (!row || row.status === 'done' || row.status === 'failed') return;
+    const [found] = await this.db
+      .select({ capture: linkCaptures, category: records.category })
+      .from(linkCaptures)
+      .leftJoin(records, eq(records.id, linkCaptures.recordId))
+      .where(eq(linkCaptures.id, captureId));
+    if (!found || found.capture.status === 'done' || found.capture.status === 'failed') return;
+    const row = { ...found.capture, category: found.category };
     if (!this.enabled) return this.fail(row, job.attempts, 'captures were turned off on this site (CAPTURE_ENABLED=false)');
     await this.db.update(linkCaptures).set({ status: 'processing', attempts: job.attempts }).where(eq(linkCaptures.id, captureId));
     let page: PageCapture;
@@ -112,7 +120,7 @@ export class CaptureService {
     await this.store(row, job.attempts, page);
   }
 
-  private async store(row: LinkCaptureRow, attempts: number, page: PageCapture): Promise<void> {
+  private async store(row: CaptureOfRecord, attempts: number, page: PageCapture): Promise<void> {
     const base = `originals/captures/${row.id.slice(0, 2)}/${row.id}`;
     const files = {
       snapshot: await this.putFile(`${base}/snapshot.mhtml`, page.snapshot, 'multipart/related'),
@@ -143,6 +151,7 @@ export class CaptureService {
         {
           actor: null,
           action: 'capture',
+          category: row.category,
           recordId: row.recordId,
           subject: `capture:${row.id}`,
           changes: {
@@ -172,7 +181,7 @@ export class CaptureService {
     return { key, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
   }
 
-  private async fail(row: LinkCaptureRow, attempts: number, reason: string): Promise<void> {
+  private async fail(row: CaptureOfRecord, attempts: number, reason: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx
         .update(linkCaptures)
@@ -182,6 +191,7 @@ export class CaptureService {
         {
           actor: null,
           action: 'capture.failed',
+          category: row.category,
           recordId: row.recordId,
           subject: `capture:${row.id}`,
           changes: { capture: { before: null, after: { url: row.url, requestedBy: row.requestedBy, reason: reason.slice(0, 2000) } } },
