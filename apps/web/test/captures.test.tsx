@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORIES, type LinkCaptureDto, type RecordCapturesDto, type RecordDto } from '@app/shared';
 import i18n from '../src/lib/i18n';
-import { LinkCaptures, citedLinks } from '../src/features/records/LinkCaptures';
+import { CaptureControls, CitedLinks, citedLinks } from '../src/features/records/LinkCaptures';
 
 /** The captures section of a detail page, against a stubbed API answer. Test content only. */
 
@@ -47,10 +47,12 @@ function answer(body: RecordCapturesDto) {
   vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })));
 }
 
-const show = (r: RecordDto) =>
+/** The cited-links field and the controls below the record, as the detail page shows them. */
+const show = (r: RecordDto, field: string) =>
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <LinkCaptures category={CATEGORIES[r.category]!} record={r} />
+      <CitedLinks category={CATEGORIES[r.category]!} record={r} field={field} />
+      <CaptureControls category={CATEGORIES[r.category]!} record={r} />
     </QueryClientProvider>,
   );
 
@@ -62,7 +64,7 @@ afterEach(() => {
 describe('captures of cited links', () => {
   it('shows "Archived <date>" opening the screenshot, with its SHA-256, and no download for readers without the right', async () => {
     answer({ publicDownload: false, canRequest: false, canConfigure: false, captures: [capture({})] });
-    show(record({ linkURL: 'https://example.test/page' }));
+    show(record({ linkURL: 'https://example.test/page' }), 'linkURL');
     const archived = await screen.findByRole('link', { name: 'Archived Mar 5, 2024' });
     expect(archived).toHaveAttribute('href', '/api/v1.0.0/captures/c1/screenshot.png');
     expect(screen.getByTestId('capture-sha256')).toHaveTextContent('a'.repeat(64));
@@ -80,16 +82,23 @@ describe('captures of cited links', () => {
         capture({ snapshot: { sha256: 'b'.repeat(64), size: 20, url: '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x' } }),
       ],
     });
-    show(record({ category: 'massacres', evidence: 'https://example.test/page, https://example.test/b' }));
+    show(record({ category: 'massacres', evidence: 'https://example.test/page, https://example.test/b' }), 'evidence');
     expect(await screen.findByRole('link', { name: 'Download the archive (MHTML)' })).toHaveAttribute('href', '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x');
+    // Beside its own link: each list item holds the link and its capture.
+    const items = screen.getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(/^https:\/\/example\.test\/pageArchived Mar 5, 2024/);
+    expect(items[1]).toHaveTextContent(/^https:\/\/example\.test\/bCapture failed: refused: test reason$/);
     expect(screen.getByText('Capture failed: refused: test reason')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Capture the links again' })).toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: /may download its archives/ })).not.toBeChecked();
   });
 
-  it('is not shown for a record that cites no link', () => {
-    show(record({ category: 'victims' }));
-    expect(screen.queryByRole('heading', { name: 'Archived copies of cited links' })).toBeNull();
+  it('asks nothing for a record that cites no link', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    show(record({ category: 'victims' }), 'linkURL');
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
     expect(citedLinks(record({ linkURL: 'https://a.test/', evidence: 'https://b.test/, https://a.test/' }))).toEqual(['https://a.test/', 'https://b.test/']);
   });
 

@@ -54,68 +54,95 @@ function CaptureLine({ capture }: { capture: LinkCaptureDto }) {
   );
 }
 
+/** Field names whose links are captured (the server's CAPTURED_FIELDS). */
+export const CAPTURED_FIELDS = new Set(['linkURL', 'evidence']);
+
 /**
- * Beside each link the record cites: its newest capture ("Archived <date>" opening the screenshot, with the SHA-256),
- * failures with their reason, and every earlier capture. Fetched once the section nears the screen, in the browser
- * only: captures finish in the background and a page rendered on the server would show them stale.
+ * A record's captures. Fetched in the browser only, once `wanted`: captures finish in the background, and a page
+ * rendered on the server (and cached) would show them stale.
  */
-export function LinkCaptures({ category, record }: { category: CategoryDef; record: RecordDto }) {
-  const { t } = useTranslation();
-  const failure = useFailureText();
-  const queryClient = useQueryClient();
-  const rootRef = useRef<HTMLElement>(null);
-  const [near] = useWhenNear(rootRef);
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  const links = citedLinks(record);
+function useRecordCaptures(category: CategoryDef, record: RecordDto, wanted: boolean) {
   const base = `/${category.slug}/${encodeURIComponent(record._id)}/captures`;
   const query = useQuery({
     queryKey: capturesKey(record),
     queryFn: ({ signal }) => request<RecordCapturesDto>(base, { signal }),
-    enabled: near && links.length > 0,
+    enabled: wanted && citedLinks(record).length > 0,
   });
+  return { base, query };
+}
+
+/**
+ * The value of a field that cites links, each link with its capture beside it: the newest that succeeded ("Archived
+ * <date>" opening the screenshot, with the SHA-256), else the newest attempt (pending, or failed with its reason),
+ * and every capture of the link under "All captures".
+ */
+export function CitedLinks({ category, record, field }: { category: CategoryDef; record: RecordDto; field: string }) {
+  const { t } = useTranslation();
+  const rootRef = useRef<HTMLUListElement>(null);
+  const [near] = useWhenNear(rootRef);
+  const { query } = useRecordCaptures(category, record, near);
+  const value = record[field];
+  const links = typeof value === 'string' ? [...new Set(value.split(', ').map((url) => url.trim()).filter(Boolean))] : [];
+  const data = query.data;
+  return (
+    <ul className="link-list cited-links" ref={rootRef}>
+      {links.map((url) => {
+        const captures = data?.captures.filter((c) => c.url === url) ?? [];
+        const shown = captures.find((c) => c.status === 'done') ?? captures[0];
+        return (
+          <li key={url}>
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              {url}
+            </a>
+            {shown ? (
+              <span className="capture">
+                <CaptureLine capture={shown} />
+              </span>
+            ) : data ? (
+              <span className="capture capture-pending">{t(k('notYet'))}</span>
+            ) : null}
+            {captures.length > 1 ? (
+              <details className="capture">
+                <summary>{t(k('history'), { count: captures.length })}</summary>
+                <ul>
+                  {captures.map((c) => (
+                    <li key={c.id}>
+                      <CaptureLine capture={c} />
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * Below the record, for the readers the server allows them: ask for new captures (the record's editors), and let
+ * every reader download the archives (admins). Every outcome is announced.
+ */
+export function CaptureControls({ category, record }: { category: CategoryDef; record: RecordDto }) {
+  const { t } = useTranslation();
+  const failure = useFailureText();
+  const queryClient = useQueryClient();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [near] = useWhenNear(rootRef);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const { base, query } = useRecordCaptures(category, record, near);
   const refresh = () => queryClient.invalidateQueries({ queryKey: capturesKey(record) });
   const captureAgain = useMutation({ mutationFn: () => request<unknown>(base, { method: 'POST', body: {} }), onSuccess: refresh });
   const setPublic = useMutation({
     mutationFn: (publicDownload: boolean) => request<RecordCapturesDto>(`${base}/settings`, { method: 'PUT', body: { publicDownload } }),
     onSuccess: refresh,
   });
-  if (links.length === 0) return null;
-
   const data = query.data;
-  const byUrl = new Map<string, LinkCaptureDto[]>();
-  for (const capture of data?.captures ?? []) byUrl.set(capture.url, [...(byUrl.get(capture.url) ?? []), capture]);
-
+  if (citedLinks(record).length === 0) return null;
   return (
-    <section className="captures" aria-labelledby="captures-title" ref={rootRef}>
-      <h2 id="captures-title">{t(k('title'))}</h2>
+    <div className="capture-controls" ref={rootRef}>
       {query.error ? <ErrorNotice error={query.error} onRetry={() => void query.refetch()} /> : null}
-      <ul>
-        {links.map((url) => {
-          const captures = byUrl.get(url) ?? [];
-          const newestDone = captures.find((c) => c.status === 'done');
-          const shown = newestDone ?? captures[0];
-          return (
-            <li key={url}>
-              <a href={url} target="_blank" rel="noopener noreferrer" className="capture-url">
-                {url}
-              </a>{' '}
-              {shown ? <CaptureLine capture={shown} /> : data ? <span className="capture-pending">{t(k('notYet'))}</span> : null}
-              {captures.length > 1 ? (
-                <details>
-                  <summary>{t(k('history'), { count: captures.length })}</summary>
-                  <ul>
-                    {captures.map((c) => (
-                      <li key={c.id}>
-                        <CaptureLine capture={c} />
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
       {data?.canRequest ? (
         <button
           type="button"
@@ -149,6 +176,6 @@ export function LinkCaptures({ category, record }: { category: CategoryDef; reco
         </label>
       ) : null}
       {data?.canRequest || data?.canConfigure ? <ActionFeedback feedback={feedback} /> : null}
-    </section>
+    </div>
   );
 }

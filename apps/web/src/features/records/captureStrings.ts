@@ -7,7 +7,6 @@ import i18n from '../../lib/i18n';
  */
 const strings = {
   en: {
-    title: 'Archived copies of cited links',
     archived: 'Archived {{date}}',
     screenshotHash: 'Screenshot SHA-256',
     archiveHash: 'Archive SHA-256',
@@ -26,7 +25,6 @@ const strings = {
     settingSaved: 'Saved.',
   },
   am: {
-    title: 'የተጠቀሱ አገናኞች የተቀመጡ ቅጂዎች',
     archived: '{{date}} ተቀምጧል',
     screenshotHash: 'የገጽ ምስል SHA-256',
     archiveHash: 'የማህደር SHA-256',
