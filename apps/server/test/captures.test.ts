@@ -397,6 +397,8 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium (skipped: no browse
     const asked = await call(t.app, { method: 'POST', url, headers: editor.auth });
     expect(asked.status).toBe(202);
     expect(asked.body.queued).toHaveLength(1);
+    // Asking again while it waits queues nothing more.
+    expect((await call(t.app, { method: 'POST', url, headers: editor.auth })).status).toBe(409);
     expect((await call(t.app, { method: 'POST', url, headers: admin.auth, payload: { url: 'https://example.test/not-cited' } })).status).toBe(400);
     await t.app.jobs.drain();
     const { body } = await capturesOf('links', id, editor.auth);

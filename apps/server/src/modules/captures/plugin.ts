@@ -154,8 +154,9 @@ export default fp(
           if (!service.enabled) throw httpError.unavailable('Captures of links are turned off on this site');
           const url = (request.body as { url?: string } | undefined)?.url;
           const ids = await app.db.transaction(async (tx) => {
-            const queued = await service.request(tx, row, actor, url);
-            if (!queued.length) throw httpError.badRequest({ url: url === undefined ? 'This record cites no link' : 'This record does not cite this link' });
+            const { queued, cited } = await service.request(tx, row, actor, url);
+            if (!cited) throw httpError.badRequest({ url: url === undefined ? 'This record cites no link' : 'This record does not cite this link' });
+            if (!queued.length) throw httpError.conflict({ message: 'A capture of these links is already waiting or running' });
             await app.audit.append(
               { actor, action: 'capture.request', category: row.category, recordId: row.id, changes: { captures: { before: null, after: queued } } },
               tx,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { splitUrlList, type Actor } from '@app/shared';
 import type { Db } from '../../db';
 import { linkCaptures, recordCaptureSettings, records, type LinkCaptureRow, type RecordRow } from '../../db/schema';
@@ -70,12 +70,20 @@ export class CaptureService {
     return fresh.length;
   }
 
-  /** Queues a new capture of one cited URL (or of all of them); returns the new captures' ids. */
-  async request(tx: Executor, row: RecordRow, actor: Actor, url?: string): Promise<string[]> {
+  /**
+   * Queues a new capture of one cited URL (or of all of them), except of those whose capture is still waiting or
+   * running (asking again cannot pile up work); returns the new captures' ids, and how many were cited.
+   */
+  async request(tx: Executor, row: RecordRow, actor: Actor, url?: string): Promise<{ queued: string[]; cited: number }> {
     const cited = citedUrls(row).filter((c) => url === undefined || c.url === url);
-    const ids: string[] = [];
-    for (const c of cited) ids.push(await this.queue(tx, row.id, c, actor.id));
-    return ids;
+    const waiting = await tx
+      .select({ url: linkCaptures.url })
+      .from(linkCaptures)
+      .where(and(eq(linkCaptures.recordId, row.id), inArray(linkCaptures.status, ['queued', 'processing'])));
+    const busy = new Set(waiting.map((w) => w.url));
+    const queued: string[] = [];
+    for (const c of cited) if (!busy.has(c.url)) queued.push(await this.queue(tx, row.id, c, actor.id));
+    return { queued, cited: cited.length };
   }
 
   private async queue(tx: Executor, recordId: string, cited: { field: CapturedField; url: string }, requestedBy: string): Promise<string> {
