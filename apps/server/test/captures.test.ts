@@ -158,7 +158,7 @@ describe('the proxy every capture connection goes through', () => {
   });
 });
 
-describe.skipIf(!haveBrowser)(`captures in headless Chromium (skipped: no browser at ${browserPath})`, () => {
+describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' : ` (skipped: no browser at ${browserPath})`}`, () => {
   let t: TestApp;
   let site: http.Server;
   let forbidden: http.Server;
