@@ -44,6 +44,9 @@ export default defineConfig({
       SAMPLE_DATA: 'true',
       INITIAL_SUPER_EMAIL: 'e2e-super@example.test',
       INITIAL_SUPER_PASSWORD: 'e2e super password (test only)',
+      // The sample and test records cite example.org: no capture job should try the network while the pages are
+      // timed (captures have their own server tests against pages served on loopback).
+      CAPTURE_ENABLED: 'false',
     },
   },
 });

@@ -14,6 +14,7 @@ function sampleValue(field: FieldDef, title: string): string {
     case 'markdown':
       return 'Sample description written by the browser test (test only).';
     case 'datetime':
+    case 'date':
       return '2024-03-05T10:20:30';
     case 'quantity':
       return '12';

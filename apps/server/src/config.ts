@@ -94,6 +94,25 @@ const envSchema = z.object({
   AUDIT_SIGNING_KEY: z.string().includes('PRIVATE KEY', { error: 'must be a PEM private key' }).optional(),
   /** An RFC 3161 time-stamping authority that time-stamps every audit checkpoint. */
   TSA_URL: url(['http:', 'https:']).optional(),
+  /** Captures of cited links (snapshot, screenshot, headers) by a background job in headless Chromium. */
+  CAPTURE_ENABLED: bool.default(true),
+  CAPTURE_BROWSER_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Largest page (bytes received) and largest snapshot or screenshot kept. */
+  CAPTURE_MAX_MB: megabytes.default(50 * 1024 * 1024),
+  CAPTURE_TIMEOUT_SECONDS: positiveInt(600).default(60),
+  /** host or host:port admitted although its address is not public (a known server on the private network). */
+  CAPTURE_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const hosts = (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+      const bad = hosts.find((h) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+|[0-9a-f:]+)(:\d{1,5})?$/.test(h));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `must be host or host:port entries separated by commas (${bad})` });
+        return z.NEVER;
+      }
+      return hosts;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { closeOnSignals, run, startProcess } from './bootstrap';
 
 /**
- * `npm run worker`: runs the background jobs (video processing, campaign delivery...) in a process of its own,
+ * `npm run worker`: runs the background jobs (video processing, link captures, campaign delivery...) in a process of its own,
  * without listening for HTTP. Any number of workers and servers may run together: each job is claimed once with a
  * row lock. It builds the same app as the server so every area registers its job handlers the same way.
  */

@@ -8,7 +8,9 @@ import pg from 'pg';
 import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_LIST, type CategoryDef } from '@app/shared';
+import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/db';
+import { linkCaptures } from '../src/db/schema';
 import { ArchiveError, MANIFEST, MANIFEST_HASH, sha256, type Manifest } from '../src/modules/backup/archive';
 import { writeBackup } from '../src/modules/backup/backup';
 import { listTables, readSequences } from '../src/modules/backup/catalog';
@@ -145,6 +147,23 @@ async function createRecord(category: CategoryDef, user: User, images: number) {
   return res.body as { _id: string };
 }
 
+/**
+ * A finished capture of a cited link, its files stored as the capture job stores them (no browser needed here):
+ * the link record created above queued it.
+ */
+async function storeFinishedCapture() {
+  const [queued] = await source.app.db.select().from(linkCaptures).limit(1);
+  expect(queued).toBeDefined();
+  const files: Record<string, string | number> = {};
+  for (const [name, text] of [['snapshot', 'MIME-Version: 1.0\r\n\r\nTest capture snapshot'], ['screenshot', 'test screenshot bytes'], ['headers', '{"test":true}\n']]) {
+    const bytes = Buffer.from(text!);
+    const key = `originals/captures/${queued!.id.slice(0, 2)}/${queued!.id}/${name}`;
+    await source.app.media.storage.put(key, bytes, 'application/octet-stream', bytes.length);
+    Object.assign(files, { [`${name}Key`]: key, [`${name}Sha256`]: sha256().update(bytes).digest('hex'), [`${name}Size`]: bytes.length });
+  }
+  await source.app.db.update(linkCaptures).set({ status: 'done', capturedAt: new Date(), ...files }).where(eq(linkCaptures.id, queued!.id));
+}
+
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'));
   archive = path.join(work, 'site.tar.gz');
@@ -166,6 +185,7 @@ beforeAll(async () => {
   const purged = await createRecord(victims!, admin, 1);
   await call(source.app, { method: 'DELETE', url: url(`/${victims!.slug}/${purged._id}/delete`), headers: admin.auth });
   expect((await call(source.app, { method: 'DELETE', url: url(`/trash/${purged._id}`), headers: superUser.auth })).status).toBe(200);
+  await storeFinishedCapture();
   await writeBackup(source.database, source.app.media.storage, archive);
 }, 180_000);
 
@@ -186,6 +206,8 @@ describe('backup and restore', () => {
     expect(sourceTables.gallery_counts!.length).toBeGreaterThan(0);
     expect([...sourceFiles.keys()].some((k) => k.startsWith('originals/'))).toBe(true);
     expect([...sourceFiles.keys()].some((k) => k.startsWith('public/'))).toBe(true);
+    expect([...sourceFiles.keys()].filter((k) => k.startsWith('originals/captures/'))).toHaveLength(3);
+    expect(sourceTables.link_captures!.length).toBeGreaterThan(0);
 
     const { manifest } = await checkArchive(archive);
     for (const [name, rows] of Object.entries(sourceTables)) expect(manifest.tables.find((t) => t.name === name)?.rows, name).toBe(rows.length);
@@ -327,6 +349,23 @@ describe('backup and restore', () => {
       await checkArchive(forged);
       const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/does not match the SHA-256 its media row recorded; nothing was restored/);
+      expect(await isEmpty(target)).toBe(true);
+    }, 60_000);
+
+    it('a forged capture file whose archive hashes were recomputed: it no longer matches its link capture', async () => {
+      const forged = path.join(work, 'forged-capture.tar.gz');
+      await rewriteArchive(
+        archive,
+        forged,
+        (name, bytes) => (name.endsWith('/snapshot') && name.startsWith('files/originals/captures/') ? Buffer.from(bytes.toString().replace('Test', 'Fake')) : bytes),
+        (manifest, parts) => {
+          const file = manifest.files.find((f) => f.key.startsWith('originals/captures/') && f.key.endsWith('/snapshot'))!;
+          file.sha256 = sha256().update(parts.get(`files/${file.key}`)!).digest('hex');
+        },
+      );
+      await checkArchive(forged);
+      const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/original originals\/captures\/.* does not match the SHA-256 its link capture recorded; nothing was restored/);
       expect(await isEmpty(target)).toBe(true);
     }, 60_000);
 

@@ -29,6 +29,9 @@ describe('configuration', () => {
     ['STORAGE', 'floppy'],
     ['MAX_IMAGE_MB', '-3'],
     ['RELATED_SITES', 'no url here'],
+    ['CAPTURE_ENABLED', 'maybe'],
+    ['CAPTURE_TIMEOUT_SECONDS', '0'],
+    ['CAPTURE_ALLOW_HOSTS', 'http://intranet.test/'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {
@@ -38,6 +41,14 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(`${name}:`);
+  });
+
+  it('reads the capture settings: on by default, Debian\'s chromium, limits in bytes and ms, hosts lower-cased', () => {
+    const defaults = loadConfig({ DATA_DIR: tmp() });
+    expect(defaults).toMatchObject({ CAPTURE_ENABLED: true, CAPTURE_BROWSER_PATH: '/usr/bin/chromium', CAPTURE_MAX_MB: 50 * 1024 * 1024, CAPTURE_ALLOW_HOSTS: [] });
+    const set = loadConfig({ DATA_DIR: tmp(), CAPTURE_ENABLED: 'false', CAPTURE_ALLOW_HOSTS: 'Intranet.test:8080, 10.0.0.5,[fd00::1]:443' });
+    expect(set.CAPTURE_ENABLED).toBe(false);
+    expect(set.CAPTURE_ALLOW_HOSTS).toEqual(['intranet.test:8080', '10.0.0.5', '[fd00::1]:443']);
   });
 
   it('requires PUBLIC_URL in production and a bucket for S3', () => {

@@ -48,6 +48,7 @@ export function sampleFields(category: CategoryDef, label = 'Sample'): Record<st
         out[field.name] = `**${label}** test description, not real data.`;
         break;
       case 'datetime':
+      case 'date':
         out[field.name] = '2021-03-04T05:06:07';
         break;
       case 'quantity':

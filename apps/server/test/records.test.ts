@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, CATEGORY_LIST, dataFields, type CategoryDef } from '@app/shared';
+import { API_BASE, CATEGORY_LIST, dataFields, isDateKind, type CategoryDef } from '@app/shared';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { imageField, multipart, sampleFields, testImage } from './records-helpers';
 
@@ -57,7 +57,7 @@ describe('records API, every category', () => {
         const sample = sampleFields(category);
         for (const field of dataFields(category)) {
           const sent = sample[field.name]!;
-          if (field.kind === 'datetime') expect(record[field.name]).toBe(new Date(`${sent}Z`).toISOString());
+          if (isDateKind(field.kind)) expect(record[field.name]).toBe(new Date(`${sent}Z`).toISOString());
           else if (field.kind === 'quantity') expect(record[field.name]).toBe(Number(sent));
           else expect(record[field.name]).toBe(sent);
         }

@@ -51,7 +51,7 @@ export interface RestrictedMediaInfo {
   software?: string;
 }
 
-/** GET /media/verify: fixity check of every stored original. */
+/** GET /media/verify: fixity check of every stored original (uploads, and link captures as `capture:<id>`). */
 export interface MediaVerifyReport {
   checked: number;
   ok: number;

@@ -56,3 +56,41 @@ export interface ReportDto {
   message: string;
   createdAt: string;
 }
+
+/** A stored file of a capture: its SHA-256 and size, and a URL when the reader may fetch it. */
+export interface CaptureFileDto {
+  sha256: string;
+  size: number;
+  /** Null when the reader may not download it (snapshots and headers: signed-in editors, or the record allows it). */
+  url: string | null;
+}
+
+/** One capture of a cited link (GET /api/v1.0.0/{category}/{id}/captures). */
+export interface LinkCaptureDto {
+  id: string;
+  field: string;
+  url: string;
+  status: 'queued' | 'processing' | 'done' | 'failed';
+  /** Why it failed, or why the last attempt did while it waits for the next. */
+  reason: string | null;
+  attempts: number;
+  requestedAt: string;
+  capturedAt: string | null;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  pageTitle: string | null;
+  screenshot: CaptureFileDto | null;
+  snapshot: CaptureFileDto | null;
+  headers: CaptureFileDto | null;
+}
+
+/** A record's captures, newest first, and what the reader may do with them. */
+export interface RecordCapturesDto {
+  /** Anyone who may read the record may download its snapshots (an admin's choice, off by default). */
+  publicDownload: boolean;
+  /** The reader may ask for new captures (the record's editors, while captures are turned on). */
+  canRequest: boolean;
+  /** The reader may switch publicDownload (admin, super). */
+  canConfigure: boolean;
+  captures: LinkCaptureDto[];
+}

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import docsPlugin from './docs/plugin';
+import capturesPlugin from './captures/plugin';
 import recordsPlugin from './records/plugin';
 import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
@@ -13,6 +14,8 @@ import seoArea from './seo/plugin';
 export const areaPlugins: FastifyPluginAsync[] = [
   // First: the OpenAPI document collects the routes registered after it.
   docsPlugin,
+  // Before records: record writes queue captures of the links they cite.
+  capturesPlugin,
   recordsPlugin,
   auditRoutes,
   usersArea,

@@ -4,3 +4,4 @@ export * from './users';
 export * from './audit';
 export * from './jobs';
 export * from './campaign';
+export * from './captures';

@@ -18,7 +18,7 @@ import {
   type Manifest,
   type TableManifest,
 } from './archive';
-import { listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf, type TableInfo, type Tx } from './catalog';
+import { captureFiles, listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf, type TableInfo, type Tx } from './catalog';
 
 /** A table's NDJSON is cut into parts of about this size, so one part in memory is all a backup or restore holds. */
 const PART_BYTES = 4 * 1024 * 1024;
@@ -167,7 +167,7 @@ async function writeTable(tx: Tx, pack: tar.Pack, table: TableInfo, mtime: Date)
   return manifest;
 }
 
-/** Keys the snapshot's media rows name, and the SHA-256 recorded at upload for each original. */
+/** Keys the snapshot's media rows and link captures name, and the SHA-256 recorded when each original was stored. */
 async function referencedFiles(tx: Tx): Promise<{ keys: Set<string>; hashes: Map<string, string> }> {
   const rows = await rowsOf<{ storage_key: string; sha256: string; public_key: string | null; variant_keys: string[] | null }>(
     tx,
@@ -182,6 +182,10 @@ async function referencedFiles(tx: Tx): Promise<{ keys: Set<string>; hashes: Map
     hashes.set(row.storage_key, row.sha256);
     if (row.public_key) keys.add(row.public_key);
     for (const key of row.variant_keys ?? []) keys.add(key);
+  }
+  for (const file of await captureFiles(tx)) {
+    keys.add(file.storage_key);
+    hashes.set(file.storage_key, file.sha256);
   }
   return { keys, hashes };
 }

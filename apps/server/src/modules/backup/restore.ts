@@ -21,7 +21,7 @@ import {
   type PartManifest,
   type TableManifest,
 } from './archive';
-import { enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
+import { captureFiles, enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
 
 export interface CheckedArchive {
   manifest: Manifest;
@@ -240,7 +240,7 @@ async function insertPart(tx: Tx, table: TableManifest, ndjson: Buffer): Promise
   }
 }
 
-/** Row counts as the manifest says, and every original as its media row recorded it at upload. */
+/** Row counts as the manifest says, and every original as its media row (or link capture) recorded it when stored. */
 async function checkLoaded(tx: Tx, manifest: Manifest): Promise<void> {
   for (const table of manifest.tables) {
     const n = (await rowsOf<{ n: string }>(tx, sql.raw(`select count(*)::text as n from ${qualified(table.name)}`)))[0]!.n;
@@ -248,12 +248,15 @@ async function checkLoaded(tx: Tx, manifest: Manifest): Promise<void> {
   }
   const fileHashes = new Map(manifest.files.map((f) => [f.key, f.sha256]));
   const known = manifest.problems.join('\n');
-  const originals = await rowsOf<{ storage_key: string; sha256: string }>(tx, sql`select storage_key, sha256 from media`);
-  for (const { storage_key: key, sha256: recorded } of originals) {
+  const originals = [
+    ...(await rowsOf<{ storage_key: string; sha256: string }>(tx, sql`select storage_key, sha256 from media`)).map((f) => ({ ...f, row: 'media row' })),
+    ...(await captureFiles(tx)).map((f) => ({ ...f, row: 'link capture' })),
+  ];
+  for (const { storage_key: key, sha256: recorded, row } of originals) {
     const archived = fileHashes.get(key);
     // A problem the backup found in the source and reported is restored as it was; any other one is refused.
     if (archived !== recorded && !known.includes(key)) {
-      throw new ArchiveError(`original ${key} ${archived ? 'does not match' : 'is missing from the archive, against'} the SHA-256 its media row recorded; nothing was restored`);
+      throw new ArchiveError(`original ${key} ${archived ? 'does not match' : 'is missing from the archive, against'} the SHA-256 its ${row} recorded; nothing was restored`);
     }
   }
 }
@@ -267,6 +270,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.gif': 'image/gif',
   '.mp4': 'video/mp4',
   '.webm': 'video/webm',
+  '.mhtml': 'multipart/related',
+  '.json': 'application/json',
 };
 
 function contentTypeOf(key: string): string {

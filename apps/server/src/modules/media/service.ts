@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
 import { preparedOnce, type Db } from '../../db';
-import { media, type MediaRow } from '../../db/schema';
+import { linkCaptures, media, type MediaRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
 import { ACCEPTED_LABEL, ACCEPTED_TYPES, type AcceptedType } from './formats';
@@ -396,7 +396,8 @@ export class MediaService {
 
   /**
    * Re-reads every stored original (removed ones too: they are evidence) and compares its SHA-256 with the one
-   * recorded at upload. Originals shared by several rows are read once.
+   * recorded at upload. Originals shared by several rows are read once. A link capture's files are reported with the
+   * id `capture:<id>`.
    */
   async verify(onProgress?: (done: number) => void): Promise<VerifyReport> {
     const rows = await this.db.select({ id: media.id, key: media.storageKey, sha256: media.sha256 }).from(media).orderBy(asc(media.createdAt));
@@ -410,6 +411,24 @@ export class MediaService {
       else if (actual !== row.sha256) report.mismatched.push({ id: row.id, key: row.key, expected: row.sha256, actual });
       else report.ok++;
       onProgress?.(report.checked);
+    }
+    // Captures of cited links are originals too: their snapshot, screenshot and headers files.
+    const captures = await this.db.select().from(linkCaptures).orderBy(asc(linkCaptures.requestedAt));
+    for (const c of captures) {
+      for (const [key, sha256] of [
+        [c.snapshotKey, c.snapshotSha256],
+        [c.screenshotKey, c.screenshotSha256],
+        [c.headersKey, c.headersSha256],
+      ] as const) {
+        if (!key || !sha256) continue;
+        const actual = await this.hashStored(key);
+        report.checked++;
+        const id = `capture:${c.id}`;
+        if (actual === null) report.missing.push({ id, key });
+        else if (actual !== sha256) report.mismatched.push({ id, key, expected: sha256, actual });
+        else report.ok++;
+        onProgress?.(report.checked);
+      }
     }
     return report;
   }

@@ -11,8 +11,9 @@ export async function runMediaVerify(config: Config, database: Database, print: 
   const storage = createStorage(config);
   try {
     const report = await new MediaService(database.db, storage).verify();
-    for (const m of report.missing) print(`MISSING   media ${m.id}: ${m.key}`);
-    for (const m of report.mismatched) print(`CHANGED   media ${m.id}: ${m.key} expected ${m.expected} got ${m.actual}`);
+    const name = (id: string) => (id.startsWith('capture:') ? id : `media ${id}`);
+    for (const m of report.missing) print(`MISSING   ${name(m.id)}: ${m.key}`);
+    for (const m of report.mismatched) print(`CHANGED   ${name(m.id)}: ${m.key} expected ${m.expected} got ${m.actual}`);
     print(`Checked ${report.checked} originals: ${report.ok} intact, ${report.mismatched.length} changed, ${report.missing.length} missing.`);
     return report.missing.length || report.mismatched.length ? 1 : 0;
   } finally {

@@ -38,5 +38,5 @@ export default fp(
     registerTrashRoutes(app, routes);
     for (const category of CATEGORY_LIST) registerCategoryRoutes(app, routes, category);
   },
-  { name: 'records', dependencies: ['db', 'auth', 'media'] },
+  { name: 'records', dependencies: ['db', 'auth', 'media', 'captures'] },
 );

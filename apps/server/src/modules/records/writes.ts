@@ -94,6 +94,7 @@ export class RecordWrites {
         .where(eq(records.id, recordId))
         .returning();
       const files = await liveMediaOf(tx, recordId);
+      await this.app.captures.recordWritten(tx, null, saved!, actor);
       await this.app.audit.append(
         {
           actor,
@@ -127,6 +128,7 @@ export class RecordWrites {
         .where(eq(records.id, id))
         .returning();
       const filesAfter = await liveMediaOf(tx, id);
+      await this.app.captures.recordWritten(tx, before, after!, actor);
       const changes = diffFields(snapshot(before, filesBefore), snapshot(after!, filesAfter), auditedFields(category));
       await this.app.audit.append({ actor, action: 'edit', category: category.slug, recordId: id, changes }, tx);
     });

@@ -13,6 +13,7 @@ import { useRecord } from './api';
 import { ConfirmedStatus } from './ConfirmedStatus';
 import { viewOf } from './categoryViews';
 import { FieldValue } from './FieldValue';
+import { CAPTURED_FIELDS, CaptureControls, CitedLinks } from './LinkCaptures';
 import { RecordActions } from './RecordActions';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
 import { useCategoryFromPath } from './useCategoryFromPath';
@@ -39,7 +40,11 @@ function RecordFacts({ category, record }: { category: CategoryDef; record: Reco
         <div key={field.name}>
           <dt>{t(field.label)}</dt>
           <dd>
-            <FieldValue field={field} record={record} />
+            {CAPTURED_FIELDS.has(field.name) ? (
+              <CitedLinks category={category} record={record} field={field.name} />
+            ) : (
+              <FieldValue field={field} record={record} />
+            )}
           </dd>
         </div>
       ))}
@@ -95,6 +100,7 @@ export default function DetailPage() {
       {Details ? <Details record={record} /> : null}
       <RecordFacts category={category} record={record} />
       <Markdown className="markdown detail-description">{record.description}</Markdown>
+      <CaptureControls category={category} record={record} />
       <ShareControl url={shareUrl} />
       <EvidenceFixity record={record} />
     </article>

@@ -1,0 +1,216 @@
+import { accessSync, constants } from 'node:fs';
+import type { Browser, Request, Response } from 'playwright-core';
+import { CaptureRefused, type AddressPolicy } from './address-policy';
+import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
+
+/** Debian's chromium runs headless with these (a downloaded browser cannot be installed on these machines). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  // WebRTC could reach addresses over UDP, around the proxy that checks every request.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+export function browserAvailable(browserPath: string): boolean {
+  try {
+    accessSync(browserPath, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface HeaderHop {
+  url: string;
+  status: number | null;
+  headers: { name: string; value: string }[];
+}
+
+export interface PageCapture {
+  capturedAt: Date;
+  finalUrl: string;
+  httpStatus: number;
+  title: string;
+  /** The page as one MHTML file (Chromium's Page.captureSnapshot): HTML, styles and images. */
+  snapshot: Buffer;
+  screenshot: Buffer;
+  /** JSON: the response headers of every hop from the cited URL to the final page, and what was refused. */
+  headers: Buffer;
+}
+
+export interface CapturerOptions {
+  browserPath: string;
+  timeoutMs: number;
+  maxBytes: number;
+  policy: AddressPolicy;
+  /** The browser is closed after this long without a capture: it holds 100-200 MB the rest of the site can use. */
+  idleCloseMs?: number;
+}
+
+/** Failures that another attempt would not change: refused addresses, a page over the size limit. */
+export const isPermanent = (err: unknown) => err instanceof CaptureRefused;
+
+/**
+ * Captures pages in headless Chromium, one browser per process kept between captures, one fresh context (no cookies
+ * or cache shared between captures) per page.
+ */
+export class PageCapturer {
+  private browser: Promise<{ browser: Browser; userAgent: string }> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private active = 0;
+
+  constructor(private readonly options: CapturerOptions) {}
+
+  private async launch() {
+    if (!this.browser) {
+      const { chromium } = await import('playwright-core');
+      this.browser = chromium
+        .launch({ executablePath: this.options.browserPath, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 })
+        .then(async (browser) => {
+          browser.on('disconnected', () => (this.browser = null));
+          const session = await browser.newBrowserCDPSession();
+          const { userAgent } = await session.send('Browser.getVersion');
+          await session.detach();
+          // Many sites turn away a browser that calls itself headless; the capture is of what a reader is shown.
+          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome') };
+        });
+      this.browser.catch(() => (this.browser = null));
+    }
+    return this.browser;
+  }
+
+  async capture(url: string): Promise<PageCapture> {
+    // Checked before the browser starts: a refused link costs nothing and reaches no one.
+    await this.options.policy.checkUrl(url);
+    this.active++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const proxy = new GuardedProxy(this.options.policy, this.options.maxBytes);
+    const proxyUrl = await proxy.listen();
+    const started = Date.now();
+    const remaining = () => Math.max(1000, this.options.timeoutMs - (Date.now() - started));
+    const routeRefused: { url: string; reason: string }[] = [];
+    let context: Awaited<ReturnType<Browser['newContext']>> | null = null;
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      void context?.close().catch(() => {});
+    }, this.options.timeoutMs);
+    try {
+      const { browser, userAgent } = await this.launch();
+      context = await browser.newContext({
+        proxy: { server: proxyUrl },
+        viewport: { width: 1280, height: 900 },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        userAgent,
+      });
+      // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
+      // see (redirect hops) and pins the address it checked.
+      await context.route('**/*', async (route) => {
+        const requestUrl = route.request().url();
+        try {
+          await this.options.policy.checkUrl(requestUrl);
+        } catch (err) {
+          routeRefused.push({ url: requestUrl, reason: (err as Error).message });
+          return route.abort('blockedbyclient').catch(() => {});
+        }
+        return route.continue().catch(() => {});
+      });
+      const page = await context.newPage();
+      let response: Response | null;
+      try {
+        response = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+      } catch (err) {
+        const refusal = routeRefused[0] ?? proxy.refused[0];
+        if (refusal) throw new CaptureRefused(`${refusal.reason}${refusal.url && refusal.url !== url ? ` (${refusal.url})` : ''}`);
+        if (timedOut) throw new Error(`the page did not load within ${Math.round(this.options.timeoutMs / 1000)} s`);
+        throw new Error(`the page could not be loaded: ${firstLine(err)}`);
+      }
+      if (!response) throw new Error('the browser received no response for the page');
+      const refusedHop = response.headers()[REFUSED_HEADER];
+      if (refusedHop !== undefined) throw new CaptureRefused(`${decodeURIComponent(refusedHop)} (${response.url()})`);
+      const unreachable = response.headers()[UPSTREAM_ERROR_HEADER];
+      if (unreachable !== undefined) throw new Error(`the page could not be loaded: ${decodeURIComponent(unreachable)}`);
+      // Images and late requests settle; a page that never goes quiet is captured as it is after a few seconds.
+      await page.waitForLoadState('networkidle', { timeout: Math.min(3000, remaining()) }).catch(() => {});
+      if (proxy.overLimit) throw new CaptureRefused(proxy.refused.find((r) => !r.url)!.reason);
+      const screenshot = await page.screenshot({ fullPage: true, type: 'png', timeout: remaining() });
+      const cdp = await context.newCDPSession(page);
+      const { data } = await cdp.send('Page.captureSnapshot', { format: 'mhtml' });
+      const snapshot = Buffer.from(data, 'utf8');
+      for (const [name, bytes] of [['snapshot', snapshot], ['screenshot', screenshot]] as const) {
+        if (bytes.length > this.options.maxBytes) {
+          throw new CaptureRefused(`the ${name} is larger than the limit of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB`);
+        }
+      }
+      if (timedOut) throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`);
+      const hops = await headerHops(response.request());
+      const capturedAt = new Date();
+      const headers = Buffer.from(
+        `${JSON.stringify(
+          {
+            requestedUrl: url,
+            finalUrl: response.url(),
+            status: response.status(),
+            capturedAt: capturedAt.toISOString(),
+            hops,
+            refused: [...routeRefused, ...proxy.refused],
+          },
+          null,
+          1,
+        )}\n`,
+      );
+      return { capturedAt, finalUrl: response.url(), httpStatus: response.status(), title: await page.title(), snapshot, screenshot, headers };
+    } catch (err) {
+      if (timedOut && !(err instanceof CaptureRefused)) {
+        throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`, { cause: err });
+      }
+      throw err;
+    } finally {
+      clearTimeout(deadline);
+      await context?.close().catch(() => {});
+      await proxy.close();
+      this.active--;
+      this.scheduleIdleClose();
+    }
+  }
+
+  private scheduleIdleClose() {
+    if (this.active > 0) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.close(), this.options.idleCloseMs ?? 60_000);
+    this.idleTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const pending = this.browser;
+    this.browser = null;
+    if (pending) await (await pending.catch(() => null))?.browser.close().catch(() => {});
+  }
+}
+
+/** The hops from the cited URL to the final page, oldest first, each with its status and headers. */
+async function headerHops(last: Request): Promise<HeaderHop[]> {
+  const hops: HeaderHop[] = [];
+  for (let request: Request | null = last; request; request = request.redirectedFrom()) {
+    const response = await request.response();
+    hops.unshift({
+      url: request.url(),
+      status: response?.status() ?? null,
+      headers: response ? await response.headersArray() : [],
+    });
+  }
+  return hops;
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 500);
+}

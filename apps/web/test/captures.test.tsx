@@ -1,0 +1,111 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CATEGORIES, type LinkCaptureDto, type RecordCapturesDto, type RecordDto } from '@app/shared';
+import i18n from '../src/lib/i18n';
+import { CaptureControls, CitedLinks, citedLinks } from '../src/features/records/LinkCaptures';
+
+/** The captures section of a detail page, against a stubbed API answer. Test content only. */
+
+const record = (over: Partial<RecordDto>): RecordDto => ({
+  _id: 'r1',
+  category: 'links',
+  title: 'Capture test record',
+  subtitle: null,
+  description: 'Test content',
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+  imageUrl: '',
+  images: [],
+  approved: false,
+  approvedAt: null,
+  public: true,
+  graphic: false,
+  userId: 'owner',
+  ...over,
+});
+
+const capture = (over: Partial<LinkCaptureDto>): LinkCaptureDto => ({
+  id: 'c1',
+  field: 'linkURL',
+  url: 'https://example.test/page',
+  status: 'done',
+  reason: null,
+  attempts: 1,
+  requestedAt: '2024-03-05T10:00:00.000Z',
+  capturedAt: '2024-03-05T10:00:05.000Z',
+  finalUrl: 'https://example.test/page',
+  httpStatus: 200,
+  pageTitle: 'Test page',
+  screenshot: { sha256: 'a'.repeat(64), size: 10, url: '/api/v1.0.0/captures/c1/screenshot.png' },
+  snapshot: { sha256: 'b'.repeat(64), size: 20, url: null },
+  headers: { sha256: 'c'.repeat(64), size: 5, url: null },
+  ...over,
+});
+
+function answer(body: RecordCapturesDto) {
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })));
+}
+
+/** The cited-links field and the controls below the record, as the detail page shows them. */
+const show = (r: RecordDto, field: string) =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <CitedLinks category={CATEGORIES[r.category]!} record={r} field={field} />
+      <CaptureControls category={CATEGORIES[r.category]!} record={r} />
+    </QueryClientProvider>,
+  );
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('captures of cited links', () => {
+  it('shows "Archived <date>" opening the screenshot, with its SHA-256, and no download for readers without the right', async () => {
+    answer({ publicDownload: false, canRequest: false, canConfigure: false, captures: [capture({})] });
+    show(record({ linkURL: 'https://example.test/page' }), 'linkURL');
+    const archived = await screen.findByRole('link', { name: 'Archived Mar 5, 2024' });
+    expect(archived).toHaveAttribute('href', '/api/v1.0.0/captures/c1/screenshot.png');
+    expect(screen.getByTestId('capture-sha256')).toHaveTextContent('a'.repeat(64));
+    expect(screen.queryByRole('link', { name: /Download the archive/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Capture the links again' })).toBeNull();
+  });
+
+  it('offers the download, a new capture and the setting to whom the server allows them; shows failures with the reason', async () => {
+    answer({
+      publicDownload: false,
+      canRequest: true,
+      canConfigure: true,
+      captures: [
+        capture({ id: 'c2', url: 'https://example.test/b', status: 'failed', reason: 'refused: test reason', screenshot: null, snapshot: null, headers: null }),
+        capture({ snapshot: { sha256: 'b'.repeat(64), size: 20, url: '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x' } }),
+      ],
+    });
+    show(record({ category: 'massacres', evidence: 'https://example.test/page, https://example.test/b' }), 'evidence');
+    expect(await screen.findByRole('link', { name: 'Download the archive (MHTML)' })).toHaveAttribute('href', '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x');
+    // Beside its own link: each list item holds the link and its capture.
+    const items = screen.getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(/^https:\/\/example\.test\/pageArchived Mar 5, 2024/);
+    expect(items[1]).toHaveTextContent(/^https:\/\/example\.test\/bCapture failed: refused: test reason$/);
+    expect(screen.getByText('Capture failed: refused: test reason')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Capture the links again' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /may download its archives/ })).not.toBeChecked();
+  });
+
+  it('asks nothing for a record that cites no link', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    show(record({ category: 'victims' }), 'linkURL');
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(citedLinks(record({ linkURL: 'https://a.test/', evidence: 'https://b.test/, https://a.test/' }))).toEqual(['https://a.test/', 'https://b.test/']);
+  });
+
+  it('has every string in Amharic too', () => {
+    const en = i18n.getResourceBundle('en', 'capture') as Record<string, string>;
+    const am = i18n.getResourceBundle('am', 'capture') as Record<string, string>;
+    expect(Object.keys(am).sort()).toEqual(Object.keys(en).sort());
+    for (const value of Object.values(am)) expect(value).not.toBe('');
+  });
+});
