@@ -44,8 +44,8 @@ export function compress(bytes: Buffer, encoding: Encoding, effort: Effort): Buf
  * Sends a body made for this one request, compressed here in one call at per-request effort (the global compression
  * plugin leaves an answer that already names its encoding alone).
  */
-export function sendPerRequest(request: FastifyRequest, reply: FastifyReply, body: string): FastifyReply {
-  const bytes = Buffer.from(body);
+export function sendPerRequest(request: FastifyRequest, reply: FastifyReply, body: string | Buffer): FastifyReply {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const encoding = bytes.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers['accept-encoding']) : null;
   reply.header('vary', 'Accept-Encoding, Authorization');
   if (!encoding) return reply.send(bytes);

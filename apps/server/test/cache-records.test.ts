@@ -131,9 +131,15 @@ describe.runIf(Boolean(process.env.TEST_PG_URL))('public cache with the records 
     const one = `${API_BASE}/massacres/${created.body._id}`;
     expect((await anonymous(b, one)).body.title).toBe('Two processes A');
     expect((await anonymous(b, one)).body.title).toBe('Two processes A'); // now cached in b
+    // A signed-in read in b (never the response cache) keeps the record serialised (records/fragments.ts).
+    const reader = await createUser(b, 'contributor');
+    const signedIn = async () => (await call(b, { method: 'GET', url: one, headers: reader.auth })).body.title;
+    expect(await signedIn()).toBe('Two processes A');
+    expect(b.recordFragments.get(created.body._id)).toBeDefined();
     await call(a, { method: 'PUT', url: `${one}/edit`, headers: editor.auth, payload: { title: 'Two processes B' } });
     // The notification crosses processes asynchronously: within a moment, never a stale answer for long.
     await expect.poll(async () => (await anonymous(b, one)).body.title, { timeout: 2000, interval: 20 }).toBe('Two processes B');
+    await expect.poll(signedIn, { timeout: 2000, interval: 20 }).toBe('Two processes B');
     await call(a, { method: 'PUT', url: `${one}/access`, headers: editor.auth });
     await expect.poll(async () => (await anonymous(b, one)).status, { timeout: 2000, interval: 20 }).toBe(404);
   });

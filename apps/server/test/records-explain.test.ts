@@ -69,11 +69,10 @@ describe('records list queries at 100,000 rows', () => {
     }
   });
 
-  it("a deep page reads its records' files for its own records only, not for those its offset skips", async () => {
+  it("a deep page reads the list's index, not the files of the records its offset skips", async () => {
     for (const plan of await explainList({ category: 'massacres', includePrivate: false }, { limit: 50, offset: 5000 }, { analyze: true })) {
-      const filesScan = plan.split('\n').find((line) => / on media m\b/.test(line));
-      expect(filesScan, plan).toBeDefined();
-      expect(Number(/loops=(\d+)/.exec(filesScan!)?.[1])).toBeLessThanOrEqual(50);
+      expect(plan).toMatch(/records_category_public_list_idx/);
+      expect(plan).not.toMatch(/ on media\b|records_pkey/);
     }
   });
 

@@ -36,6 +36,8 @@ declare module 'fastify' {
 export interface ContentChange {
   area: 'records' | 'reports';
   category?: string | null;
+  /** Set when the change was made by another server process and arrived through Redis or PostgreSQL. */
+  elsewhere?: boolean;
 }
 
 /** Decorates the app with configuration, the database and the services every area shares. */

@@ -100,10 +100,10 @@ export default fp<{ cache: ResponseCache }>(
   async (app, { cache }) => {
     const instanceId = randomUUID();
     let broadcast: (area: ContentChange['area']) => void = () => {};
-    // Other processes' changes arrive as "<their id> <area>".
+    // Other processes' changes arrive as "<their id> <area>", and reach every listener here as changes made elsewhere.
     const fromOthers = (message: string) => {
       const [from, area] = message.split(' ');
-      if (from !== instanceId) clear((area as ContentChange['area']) ?? 'records');
+      if (from !== instanceId) app.contentChanged({ area: area === 'reports' ? 'reports' : 'records', elsewhere: true });
     };
 
     if (app.redis) {
@@ -135,9 +135,9 @@ export default fp<{ cache: ResponseCache }>(
 
     // The one listener of content changes: here, and through Redis or PostgreSQL in every other process, before the
     // change's response is sent (the emitters call it after their commit).
-    app.onContentChanged(({ area }) => {
+    app.onContentChanged(({ area, elsewhere }) => {
       clear(area);
-      broadcast(area);
+      if (!elsewhere) broadcast(area);
     });
 
     // Requests that reach Fastify (app.inject, or a hit stored while the request was on its way) are answered from the

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { API_BASE, CATEGORY_LIST, TOTAL_COUNT_HEADER } from '@app/shared';
 import { registerCategoryRoutes } from './category-routes';
+import { RecordFragments } from './fragments';
 import { registerImageRoutes } from './image-routes';
 import { pageQuerySchema, type PageQuery } from './paging';
 import { createPublicReads, type PublicReads } from './public-reads';
@@ -12,12 +13,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Anonymous public reads: the one place a response cache wraps (see public-reads.ts). */
     publicReads: PublicReads;
+    /** Records serialised for the reads, cleared by every change of records (see fragments.ts). */
+    recordFragments: RecordFragments;
   }
 }
 
 /** The records API: every category's routes, the newest records of all, the images and the trash. */
 export default fp(
   async (app) => {
+    // A quarter of the response cache's memory: enough for tens of thousands of records of about a kilobyte.
+    const fragments = new RecordFragments((app.config.CACHE_MAX_MB * 1024 * 1024) / 4);
+    app.decorate('recordFragments', fragments);
+    app.onContentChanged(({ area }) => {
+      if (area === 'records') fragments.clear();
+    });
     app.decorate('publicReads', createPublicReads(app));
     const routes = recordRoutes(app, new RecordWrites(app));
     const { sendRead } = routes;

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE, CATEGORIES, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
 import { toGalleryItem, toRecordDto } from './dto';
+import { RecordFragments, type RecordFragment } from './fragments';
 import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
-import { cursorOf, findGalleryImage, findRecordView, listGallery, listRecords } from './repository';
+import { cursorOf, findGalleryImage, findRecordViews, listGallery, listPage, type RecordView } from './repository';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
@@ -11,9 +12,10 @@ export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 export interface ReadResponse {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
-  /** The body serialised, once: the ETag is its hash and every sender sends these characters. */
-  json: string;
+  /** The body serialised (UTF-8 JSON): what every sender sends. */
+  bytes: Buffer;
+  /** The body as data (feeds, link previews), parsed from `bytes` when first asked for. */
+  readonly body: unknown;
 }
 
 /** The reads of the records API. `news` is the newest records of every category. */
@@ -29,72 +31,117 @@ export function readKey(target: ReadTarget): string {
   return JSON.stringify(target);
 }
 
-function etagOf(json: string, headers: Record<string, string>): string {
-  const hash = createHash('sha256')
-    .update(json)
-    .update(headers[TOTAL_COUNT_HEADER] ?? '')
-    .digest('base64url')
-    .slice(0, 27);
-  return `W/"${hash}"`;
+function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  let parsed: { value: unknown } | null = null;
+  return {
+    status,
+    headers,
+    bytes,
+    get body() {
+      parsed ??= { value: JSON.parse(bytes.toString('utf8')) };
+      return parsed.value;
+    },
+  };
 }
 
-type Computed = Omit<ReadResponse, 'json'>;
+/** A weak ETag over the body's parts (their SHA-256s, or the body itself) and the list total. */
+function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return `W/"${hash.update(headers[TOTAL_COUNT_HEADER] ?? '').digest('base64url').slice(0, 27)}"`;
+}
 
-const notFound = (): Computed => ({ status: 404, headers: {}, body: { message: 'Not found' } });
+const notFound = (): ReadResponse => answer(404, {}, JSON.stringify({ message: 'Not found' }));
+
+/** A 200 whose body is `value`, serialised here. */
+function ok(value: unknown, headers: Record<string, string> = {}): ReadResponse {
+  const json = JSON.stringify(value);
+  headers.etag = etagOf([json], headers);
+  return answer(200, headers, json);
+}
 
 /**
  * Computes a read. `includePrivate` is true for signed-in readers (they also see non-public events
  * and massacres). Cache headers are added by the caller, which knows who is asking.
  */
 export async function computeRead(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
-  const computed = await compute(app, target, includePrivate);
-  const response: ReadResponse = { ...computed, json: JSON.stringify(computed.body) };
-  if (response.status === 200) response.headers.etag = etagOf(response.json, response.headers);
-  return response;
-}
-
-async function compute(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<Computed> {
+  const fragments = app.recordFragments;
   switch (target.kind) {
     case 'one': {
-      const view = await findRecordView(app.db, target.id);
-      const row = view?.record;
-      if (!row || row.deletedAt || row.category !== target.category) return notFound();
-      if (!includePrivate && !row.public) return notFound();
-      return { status: 200, headers: {}, body: toRecordDto(row, view.files, app.media) };
+      const [fragment] = await recordsAsFragments(app, [target.id]);
+      if (!fragment || fragment.category !== target.category || fragment.trashed) return notFound();
+      if (!includePrivate && !fragment.public) return notFound();
+      return answer(200, { etag: etagOf([fragment.hash], {}) }, fragment.bytes);
     }
     case 'image': {
       const row = await findGalleryImage(app.db, target.id, includePrivate);
-      if (!row) return notFound();
-      return { status: 200, headers: {}, body: toGalleryItem(row, app.media) };
+      return row ? ok(toGalleryItem(row, app.media)) : notFound();
     }
     case 'list':
     case 'news': {
       const page = resolvePage(target.query);
-      if (!page) return { status: 400, headers: {}, body: { cursor: 'This cursor is not valid' } };
+      if (!page) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
       const category = target.kind === 'list' ? target.category : undefined;
-      const { rows, total } = await listRecords(app.db, { category, includePrivate }, page);
-      const body = rows.map(({ record, files }) => toRecordDto(record, files, app.media));
-      const path = `${API_BASE}/${category ?? 'news'}`;
-      const last = rows.at(-1)?.record;
-      const response = withPaging({ status: 200, headers: {}, body }, total, linkHeader(path, page, total, rows.length, last ? cursorOf(last) : null));
+      const generation = fragments.currentGeneration();
+      const { entries, total } = await listPage(app.db, { category, includePrivate }, page);
+      const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation)).filter((f): f is Fragment => Boolean(f));
+      const last = entries.at(-1);
+      const headers = withPaging({}, total, linkHeader(`${API_BASE}/${category ?? 'news'}`, page, total, entries.length, last ? cursorOf(last) : null));
       // Where keyset paging starts: the position after this page's last item, whichever paging this call used.
-      if (last && rows.length === page.limit) response.headers[NEXT_CURSOR_HEADER] = encodeCursor(cursorOf(last));
-      return response;
+      if (last && entries.length === page.limit) headers[NEXT_CURSOR_HEADER] = encodeCursor(cursorOf(last));
+      headers.etag = etagOf(
+        parts.map((part) => part.hash),
+        headers,
+      );
+      return answer(200, headers, RecordFragments.join(parts));
     }
     case 'images': {
       const page = resolvePage({ ...target.query, cursor: undefined });
-      if (!page) return { status: 400, headers: {}, body: { cursor: 'This cursor is not valid' } };
+      if (!page) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
       const { rows, total } = await listGallery(app.db, includePrivate, page);
       const body = rows.map((row) => toGalleryItem(row, app.media));
-      return withPaging({ status: 200, headers: {}, body }, total, linkHeader(`${API_BASE}/images`, page, total, rows.length, null));
+      return ok(body, withPaging({}, total, linkHeader(`${API_BASE}/images`, page, total, rows.length, null)));
     }
   }
 }
 
-function withPaging(response: Computed, total: number, link: string | null): Computed {
-  response.headers[TOTAL_COUNT_HEADER] = String(total);
-  if (link) response.headers.link = link;
-  return response;
+/** A serialised record for one read: from the kept fragments, or made now (and kept when it may be). */
+type Fragment = RecordFragment & { trashed?: boolean };
+
+/**
+ * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
+ * read in one statement, serialised and kept when every reader would see the same JSON: live, and every file public
+ * (a hidden file's URL is signed for its reader and expires). `generation`: taken before the ids were read, so a
+ * change in between keeps nothing read before it.
+ */
+async function recordsAsFragments(
+  app: FastifyInstance,
+  ids: readonly string[],
+  generation = app.recordFragments.currentGeneration(),
+): Promise<(Fragment | null)[]> {
+  const fragments = app.recordFragments;
+  const out: (Fragment | null)[] = ids.map((id) => fragments.get(id) ?? null);
+  const missing = ids.filter((_, i) => !out[i]);
+  if (!missing.length) return out;
+  const made = new Map<string, Fragment>();
+  for (const view of await findRecordViews(app.db, missing)) made.set(view.record.id, fragmentOf(app, view, generation));
+  return out.map((fragment, i) => fragment ?? made.get(ids[i]!) ?? null);
+}
+
+function fragmentOf(app: FastifyInstance, { record, files }: RecordView, generation: number): Fragment {
+  const fragment: Fragment = RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media)), record.category, record.public);
+  const trashed = record.deletedAt !== null;
+  const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic);
+  if (!trashed && sameForEveryone) app.recordFragments.set(record.id, fragment, generation);
+  if (trashed) fragment.trashed = true;
+  return fragment;
+}
+
+function withPaging(headers: Record<string, string>, total: number, link: string | null): Record<string, string> {
+  headers[TOTAL_COUNT_HEADER] = String(total);
+  if (link) headers.link = link;
+  return headers;
 }
 
 export function isKnownCategory(slug: string): slug is CategorySlug {

@@ -42,7 +42,7 @@ function totalOf(filter: ListFilter) {
 
 /**
  * A record's live files in their order, as the JSON of their public description's columns (MediaView), read in the
- * record's own statement: a list page and its files come in one round trip instead of two.
+ * record's own statement: records and their files come in one round trip instead of two.
  */
 // Spelled out with its table names: in a select list drizzle writes columns without their table, and here both
 // tables have an id.
@@ -61,35 +61,58 @@ export interface RecordView {
 
 /** One record (live or trashed) with its live files, in one prepared statement. */
 export async function findRecordView(db: Db, id: string): Promise<RecordView | null> {
-  const [row] = await preparedOnce(db, 'record_view', () =>
-    db
-      .select({ record: records, files: liveFilesOfRecord })
-      .from(records)
-      .where(sql`${records.id} = ${sql.placeholder('id')}::uuid`)
-      .prepare('record_view'),
-  ).execute({ id });
+  const [row] = await findRecordViews(db, [id]);
   return row ?? null;
 }
 
-/**
- * The list page with its total in one round trip. Numbered pages (offset) run as one prepared statement per
- * category and visibility: PostgreSQL parses and plans it once per connection and the SQL is built once per
- * process, which was most of an uncached list read's database work. Keyset pages are planned for their cursor every
- * time: the generic plan PostgreSQL would keep for them walks the all-categories index and filters.
- */
-function listExecution(db: Db, filter: ListFilter, cursor: boolean) {
-  if (cursor) return listStatement(db, filter, true);
-  const name = `records_list_${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
-  return preparedOnce(db, name, () => listStatement(db, filter, false).prepare(name));
+/** Records (live or trashed) with their live files, by id, in one prepared statement; in no particular order. */
+export async function findRecordViews(db: Db, ids: readonly string[]): Promise<RecordView[]> {
+  if (!ids.length) return [];
+  return preparedOnce(db, 'record_views', () =>
+    db
+      .select({ record: records, files: liveFilesOfRecord })
+      .from(records)
+      .where(sql`${records.id} = any(${sql.placeholder('ids')}::uuid[])`)
+      .prepare('record_views'),
+  ).execute({ ids });
+}
+
+/** A list page's records, in order, as their positions (the cursor of the next page is the last one's). */
+export interface PageEntry {
+  id: string;
+  createdAt: Date;
 }
 
 /**
- * The statement behind preparedList, with placeholders `cursorAt`, `cursorId`, `limit` and `offset` (exported so
- * the index test can EXPLAIN the plans PostgreSQL uses for it).
+ * A list page's ids with the list's total, in one round trip and from the index alone (the records themselves come
+ * by id, from the reads' serialised records or findRecordViews). Numbered pages (offset) run as one prepared
+ * statement per category and visibility: PostgreSQL parses and plans it once per connection and the SQL is built
+ * once per process. Keyset pages are planned for their cursor every time: the generic plan PostgreSQL would keep for
+ * them walks the all-categories index and filters.
+ */
+export async function listPage(db: Db, filter: ListFilter, page: Page): Promise<{ entries: PageEntry[]; total: number }> {
+  const cursor = Boolean(page.cursor);
+  const name = `records_page_${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
+  const statement = cursor ? listStatement(db, filter, true) : preparedOnce(db, name, () => listStatement(db, filter, false).prepare(name));
+  const found = await statement.execute({
+    cursorAt: page.cursor?.createdAt,
+    cursorId: page.cursor?.id,
+    limit: page.limit,
+    offset: page.cursor ? 0 : page.offset,
+  });
+  // A page past the end has no row to carry the total.
+  const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
+  return { entries: found.map(({ id, createdAt }) => ({ id, createdAt })), total };
+}
+
+/**
+ * The statement behind listPage, with placeholders `cursorAt`, `cursorId`, `limit` and `offset` (exported so the
+ * index test can EXPLAIN the plans PostgreSQL uses for it).
  */
 export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
   // Written to match the partial indexes records_category_list_idx (signed in) and records_category_public_list_idx
-  // (anonymous): `deleted_at is null [and public]`.
+  // (anonymous): `deleted_at is null [and public]`; they hold the id and the order, so the page is read from the
+  // index alone, also the entries an offset skips.
   const conditions: SQL[] = [isNull(records.deletedAt)];
   if (filter.category) conditions.push(sql`${records.category} = ${categoryLiteral(filter.category)}`);
   if (!filter.includePrivate) conditions.push(sql`${records.public}`);
@@ -98,22 +121,13 @@ export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
       sql`(${records.createdAt}, ${records.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`,
     );
   }
-  // The page's ids first (from the index alone), then their rows with their files: PostgreSQL computes a select list
-  // for every row it reads, also for the rows an offset skips, so with the files in the page's own select list a deep
-  // page ran one files query per skipped record. As an array the ids are one value to PostgreSQL, so every plan
-  // fetches the page's rows by primary key (joined as a set, its generic plan scanned the whole table).
-  const pageIds = db
-    .select({ id: records.id })
+  return db
+    .select({ id: records.id, createdAt: records.createdAt, total: totalOf(filter) })
     .from(records)
     .where(and(...conditions))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'));
-  return db
-    .select({ record: records, files: liveFilesOfRecord, total: totalOf(filter) })
-    .from(records)
-    .where(sql`${records.id} = any(array(${pageIds}))`)
-    .orderBy(...newestFirst);
 }
 
 /**
@@ -131,17 +145,11 @@ export async function countRecords(db: Executor, filter: ListFilter): Promise<nu
   return Number(row?.n ?? 0);
 }
 
-export async function listRecords(db: Db, filter: ListFilter, page: Page) {
-  const found = await listExecution(db, filter, Boolean(page.cursor)).execute({
-    cursorAt: page.cursor?.createdAt,
-    cursorId: page.cursor?.id,
-    limit: page.limit,
-    offset: page.cursor ? 0 : page.offset,
-  });
-  const rows: RecordView[] = found.map(({ record, files }) => ({ record, files }));
-  // A page past the end has no row to carry the total.
-  const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
-  return { rows, total };
+/** A list page's records with their files, in order, and the list's total. */
+export async function listRecords(db: Db, filter: ListFilter, page: Page): Promise<{ rows: RecordView[]; total: number }> {
+  const { entries, total } = await listPage(db, filter, page);
+  const byId = new Map((await findRecordViews(db, entries.map((e) => e.id))).map((view) => [view.record.id, view]));
+  return { rows: entries.map((e) => byId.get(e.id)).filter((view): view is RecordView => Boolean(view)), total };
 }
 
 export function cursorOf(row: Pick<RecordRow, 'createdAt' | 'id'>): Cursor {

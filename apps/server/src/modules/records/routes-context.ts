@@ -63,7 +63,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
           return {
             status: produced.status,
             headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
-            body: produced.json,
+            body: produced.bytes,
             cacheable: produced.status === 200,
           };
         },
@@ -83,7 +83,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
       return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
     }
     reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
-    return sendPerRequest(request, reply, response.json);
+    return sendPerRequest(request, reply, response.bytes);
   }
 
   async function actorOf(request: FastifyRequest): Promise<Actor> {
