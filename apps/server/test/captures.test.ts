@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { and, eq, sql } from 'drizzle-orm';
+import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES, type RecordCapturesDto } from '@app/shared';
@@ -174,6 +179,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
+  let twentySnapshot: Buffer | null = null;
   const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
   beforeAll(async () => {
@@ -315,6 +321,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     expect(sha256(headers)).toBe(row!.headersSha256);
     expect(row!.snapshotKey).toMatch(/^originals\/captures\//);
     expect(mhtmlText(snapshot)).toContain('Test content: a page of twenty images');
+    twentySnapshot = snapshot;
     // Every image is in the single-file snapshot.
     expect(snapshot.toString().match(/Content-Location: http:\/\/127\.0\.0\.1:\d+\/img\/\d+\.png/g)?.length).toBe(20);
     expect(screenshot.subarray(1, 4).toString()).toBe('PNG');
@@ -337,6 +344,33 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
 
     const [entry] = await t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'capture'), eq(auditLog.subject, `capture:${capture.id}`)));
     expect(entry!.changes).toMatchObject({ capture: { after: { url: `${base}/twenty`, snapshot: { sha256: row!.snapshotSha256 } } } });
+  });
+
+  it('the snapshot of the twenty-image page opens offline in Chromium, text and every image from the file itself', async () => {
+    expect(twentySnapshot, 'the twenty-image capture runs first').not.toBeNull();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'capture-offline-'));
+    const file = path.join(dir, 'snapshot.mhtml');
+    writeFileSync(file, twentySnapshot!);
+    const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const context = await browser.newContext({ offline: true });
+      const requested: string[] = [];
+      // Nothing may come from the network: what shows comes from the snapshot file.
+      await context.route(/^https?:/, (route) => {
+        requested.push(route.request().url());
+        return route.abort();
+      });
+      const tab = await context.newPage();
+      await tab.goto(pathToFileURL(file).href);
+      expect(await tab.locator('h1').textContent()).toBe('Test content: a page of twenty images');
+      const images = await tab.locator('img').evaluateAll((nodes) => nodes.map((n) => (n as unknown as { naturalWidth: number }).naturalWidth));
+      expect(images).toHaveLength(20);
+      expect(images.every((width) => width === 120)).toBe(true);
+      expect(requested).toEqual([]);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a loopback URL that is not admitted, before any request reaches it', async () => {
