@@ -13,6 +13,11 @@ export { schema };
 /** One type for both drivers (a union of the two breaks `.returning()` typing). */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction of the application database (the callback argument of `db.transaction`). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What a statement runs on: the database, or a transaction of it. */
+export type Executor = Db | Tx;
+
 /** The rows of a raw statement: both drivers answer `execute` with `{ rows }`, which the shared type leaves untyped. */
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db';
+import { rowsOf, type Db, type Executor } from '../db';
 import { jobs } from '../db/schema';
 
 export type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
@@ -29,7 +29,7 @@ export class JobQueue {
     this.handlers.set(kind, handler);
   }
 
-  async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}, tx?: Db) {
+  async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}, tx?: Executor) {
     const [job] = await (tx ?? this.db)
       .insert(jobs)
       .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 3 })

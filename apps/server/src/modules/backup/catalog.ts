@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db';
+import { rowsOf, type Db, type Tx } from '../../db';
 
-/** A transaction handle; every read of a backup and every write of a restore goes through one. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Every read of a backup and every write of a restore goes through a transaction. */
+export type { Tx };
 
 export { rowsOf };
 

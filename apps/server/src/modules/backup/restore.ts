@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db';
+import type { Database } from '../../db';
 import { AuditService } from '../../services/audit';
 import type { Storage } from '../media/storage';
 import {
@@ -132,7 +132,7 @@ export async function restoreBackup(database: Database, storage: Storage, file: 
       }
       for (const t of triggers) await tx.execute(sql.raw(`alter table ${qualified(t.table)} enable trigger ${quoteIdent(t.name)}`));
       await checkLoaded(tx, manifest);
-      const audit = await new AuditService(tx as unknown as Db).verify();
+      const audit = await new AuditService(tx).verify();
       if (!audit.ok) {
         throw new ArchiveError(`the audit chain does not verify after loading (entry ${audit.firstBrokenSeq}: ${audit.reason}); nothing was restored`);
       }

@@ -232,7 +232,7 @@ export class CampaignService {
     if (row.state !== 'awaiting_confirmation') return row;
     return this.db.transaction(async (tx) => {
       const confirmed = await this.transition(tx, row.id, 'awaiting_confirmation', 'confirmed', { confirmedAt: new Date() });
-      await this.app.jobs.enqueue(SEND_JOB, { id: row.id }, { maxAttempts: SEND_ATTEMPTS }, tx as unknown as Db);
+      await this.app.jobs.enqueue(SEND_JOB, { id: row.id }, { maxAttempts: SEND_ATTEMPTS }, tx);
       return confirmed;
     });
   }

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   API_BASE,
@@ -128,15 +129,17 @@ export default fp(
     }
 
     const capturing = CATEGORY_LIST.filter((c) => dataFields(c).some((f) => (CAPTURED_FIELDS as readonly string[]).includes(f.name)));
+    // Typed through the route schemas: `request.params` is what the schemas validated.
+    const routes = app.withTypeProvider<ZodTypeProvider>();
     for (const category of capturing) {
       const base = `${API_BASE}/${category.slug}/:id/captures`;
       const tags = [category.slug, 'captures'];
-      app.get(base, { schema: { tags, summary: `Captures of the links a ${category.slug} record cites, newest first`, params: idParams } }, async (request, reply) => {
-        const { row, actor } = await readable(request, category, (request.params as { id: string }).id);
+      routes.get(base, { schema: { tags, summary: `Captures of the links a ${category.slug} record cites, newest first`, params: idParams } }, async (request, reply) => {
+        const { row, actor } = await readable(request, category, request.params.id);
         reply.header('cache-control', 'private, no-cache').header('vary', 'Authorization');
         return capturesOf(row, actor);
       });
-      app.post(
+      routes.post(
         base,
         {
           preHandler: app.requireActor,
@@ -148,7 +151,7 @@ export default fp(
           },
         },
         async (request, reply) => {
-          const { row, actor } = await readable(request, category, (request.params as { id: string }).id);
+          const { row, actor } = await readable(request, category, request.params.id);
           if (!actor) throw httpError.unauthorized();
           if (!can.modify(actor, row)) throw httpError.forbidden('You can only capture the links of records you created');
           if (!service.enabled) throw httpError.unavailable('Captures of links are turned off on this site');
@@ -166,7 +169,7 @@ export default fp(
           return reply.status(202).send({ queued: ids });
         },
       );
-      app.put(
+      routes.put(
         `${base}/settings`,
         {
           preHandler: app.requireRole('admin', 'super'),
@@ -178,19 +181,19 @@ export default fp(
           },
         },
         async (request) => {
-          const { row, actor } = await readable(request, category, (request.params as { id: string }).id);
+          const { row, actor } = await readable(request, category, request.params.id);
           await service.setPublicDownload(row, (request.body as { publicDownload: boolean }).publicDownload, actor!);
           return capturesOf(row, actor);
         },
       );
     }
 
-    app.route({
+    routes.route({
       method: ['GET', 'HEAD'],
       url: `${API_BASE}/captures/:captureId/:file`,
       schema: { tags: ['captures'], summary: 'A file of a capture: screenshot.png, snapshot.mhtml or headers.json', params: fileParams },
       handler: async (request, reply) => {
-        const { captureId, file } = request.params as z.infer<typeof fileParams>;
+        const { captureId, file } = request.params;
         if (!isUuid(captureId)) throw httpError.notFound();
         const capture = await service.find(captureId.toLowerCase());
         const spec = FILES[file];

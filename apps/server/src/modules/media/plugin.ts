@@ -51,12 +51,12 @@ export default fp(
     });
 
     // Public copies, streamed from the storage (local folder or S3) so URLs and the CSP are the same for both.
-    app.route({
+    app.route<{ Params: { name: string } }>({
       // HEAD declared here so it answers with the real length (Fastify's generated HEAD route would send 0).
       method: ['GET', 'HEAD'],
       url: '/media/public/:name',
       handler: async (request, reply) => {
-        const { name } = request.params as { name: string };
+        const { name } = request.params;
         // Only the names the site makes: no other characters, so no path traversal and no listing.
         if (!PUBLIC_NAME.test(name)) throw httpError.notFound();
         const key = `public/${name}`;

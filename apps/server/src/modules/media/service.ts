@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
-import { preparedOnce, type Db } from '../../db';
+import { preparedOnce, type Db, type Executor } from '../../db';
 import { linkCaptures, media, type MediaRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
@@ -98,7 +98,7 @@ export class MediaService {
    * accepted image or video (400), a file over the size limit (413), an image sharp cannot decode (400) - are keyed
    * by the file's field and leave nothing behind: no row and no stored file.
    */
-  async ingest(file: IncomingFile, options: IngestOptions, tx?: Db): Promise<MediaRow> {
+  async ingest(file: IncomingFile, options: IngestOptions, tx?: Executor): Promise<MediaRow> {
     await mkdir(this.tmpDir, { recursive: true });
     const staged = await this.stage(file, options.accept, path.join(this.tmpDir, `${randomUUID()}.upload`));
     try {
@@ -366,7 +366,7 @@ export class MediaService {
   }
 
   /** One live file, or null. */
-  async get(mediaId: string, tx?: Db): Promise<MediaRow | null> {
+  async get(mediaId: string, tx?: Executor): Promise<MediaRow | null> {
     const [row] = await (tx ?? this.db)
       .select()
       .from(media)
@@ -376,7 +376,7 @@ export class MediaService {
   }
 
   /** Takes a file off its record; the original stays in storage as evidence. */
-  async remove(mediaId: string, tx?: Db): Promise<MediaRow | null> {
+  async remove(mediaId: string, tx?: Executor): Promise<MediaRow | null> {
     const [row] = await (tx ?? this.db)
       .update(media)
       .set({ removedAt: new Date() })
@@ -385,7 +385,7 @@ export class MediaService {
     return row ?? null;
   }
 
-  async setGraphic(mediaId: string, graphic: boolean, tx?: Db): Promise<MediaRow | null> {
+  async setGraphic(mediaId: string, graphic: boolean, tx?: Executor): Promise<MediaRow | null> {
     const [row] = await (tx ?? this.db)
       .update(media)
       .set({ graphic })

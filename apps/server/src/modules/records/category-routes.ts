@@ -1,13 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, TOTAL_COUNT_HEADER, type CategoryDef } from '@app/shared';
-import { pageQuerySchema, type PageQuery } from './paging';
+import { pageQuerySchema } from './paging';
 import { WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
 
 /** Every category: one set of handlers, configured by its registry entry. */
-export function registerCategoryRoutes(app: FastifyInstance, { writes, sendRead, actorOf, recordResponse, staffOnly }: RecordRoutes, category: CategoryDef): void {
+export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendRead, actorOf, recordResponse, staffOnly }: RecordRoutes, category: CategoryDef): void {
+  // Typed through the route schemas: `request.params` and `request.query` are what the schemas validated.
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/${category.slug}`;
   const tags = [category.slug];
-  const recordId = (request: FastifyRequest) => requireId((request.params as { id: string }).id);
+  const recordId = (request: { params: { id: string } }) => requireId(request.params.id);
 
   app.get(
     base,
@@ -21,7 +24,7 @@ export function registerCategoryRoutes(app: FastifyInstance, { writes, sendRead,
         querystring: pageQuerySchema,
       },
     },
-    (request, reply) => sendRead(request, reply, { kind: 'list', category: category.slug, query: request.query as PageQuery }),
+    (request, reply) => sendRead(request, reply, { kind: 'list', category: category.slug, query: request.query }),
   );
   app.get(
     `${base}/:id`,
@@ -111,7 +114,7 @@ export function registerCategoryRoutes(app: FastifyInstance, { writes, sendRead,
       { preHandler: app.requireActor, schema: { tags, summary: `Take one image off a ${category.slug} record (owner, admin, super)`, params: imageParams } },
       async (request) => {
         const actor = await actorOf(request);
-        const { imageId } = request.params as { imageId: string };
+        const { imageId } = request.params;
         const id = recordId(request);
         await writes.removeImage(requireId(imageId), actor, { category, recordId: id });
         app.contentChanged({ area: 'records', category: category.slug });

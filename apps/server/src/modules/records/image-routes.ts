@@ -1,17 +1,19 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@app/shared';
 import { records } from '../../db/schema';
 import { httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { toGalleryItem } from './dto';
-import { pageQuerySchema, type PageQuery } from './paging';
+import { pageQuerySchema } from './paging';
 import { findLiveMedia } from './repository';
 import { WRITE_CONSUMES, documentOnlyBody, idParams, requireId, type RecordRoutes } from './routes-context';
 
 /** The images API: the gallery and its items, replacing or taking off one image, and its graphic flag. */
-export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, actorOf, recordResponse }: RecordRoutes): void {
+export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead, actorOf, recordResponse }: RecordRoutes): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     `${API_BASE}/images`,
     {
@@ -22,12 +24,12 @@ export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, ac
         querystring: pageQuerySchema,
       },
     },
-    (request, reply) => sendRead(request, reply, { kind: 'images', query: request.query as PageQuery }),
+    (request, reply) => sendRead(request, reply, { kind: 'images', query: request.query }),
   );
   app.get(
     `${API_BASE}/images/:id`,
     { schema: { tags: ['images'], summary: 'One gallery image', params: idParams } },
-    (request, reply) => sendRead(request, reply, { kind: 'image', id: requireId((request.params as { id: string }).id) }),
+    (request, reply) => sendRead(request, reply, { kind: 'image', id: requireId(request.params.id) }),
   );
   app.put(
     `${API_BASE}/images/:id/edit`,
@@ -44,7 +46,7 @@ export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, ac
     },
     async (request) => {
       const actor = await actorOf(request);
-      const newId = await writes.editImage(request, requireId((request.params as { id: string }).id), actor);
+      const newId = await writes.editImage(request, requireId(request.params.id), actor);
       const found = await findLiveMedia(app.db, newId);
       app.contentChanged({ area: 'records', category: found?.record.category ?? null });
       return toGalleryItem(found!, app.media);
@@ -55,7 +57,7 @@ export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, ac
     { preHandler: app.requireActor, schema: { tags: ['images'], summary: 'Take one image off its record; owner, admin or super', params: idParams } },
     async (request) => {
       const actor = await actorOf(request);
-      const record = await writes.removeImage(requireId((request.params as { id: string }).id), actor);
+      const record = await writes.removeImage(requireId(request.params.id), actor);
       app.contentChanged({ area: 'records', category: record.category });
       return recordResponse(record.id);
     },
@@ -68,7 +70,7 @@ export function registerImageRoutes(app: FastifyInstance, { writes, sendRead, ac
       schema: { params: z.object({ id: z.uuid() }), body: z.object({ graphic: z.boolean() }) },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const { graphic } = request.body as { graphic: boolean };
       const actor = (await request.getActor())!;
       const updated = await app.db.transaction(async (tx) => {

@@ -1,13 +1,11 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { CATEGORY_LIST, type CategorySlug } from '@app/shared';
-import { preparedOnce, type Db } from '../../db';
+import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
 import type { MediaView } from '../media/service';
 import { galleryCounts, media, recordCounts, records, type RecordRow } from '../../db/schema';
 import type { Cursor, Page } from './paging';
 
-/** A transaction handle of the application database. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Executor = Db | Tx;
+export type { Executor, Tx } from '../../db';
 
 export interface ListFilter {
   /** One category, or every category (news). */

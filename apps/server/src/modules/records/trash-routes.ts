@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, TOTAL_COUNT_HEADER } from '@app/shared';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDtos } from './dto';
-import { linkHeader, pageQuerySchema, resolvePage, type PageQuery } from './paging';
+import { linkHeader, pageQuerySchema, resolvePage } from './paging';
 import { listTrash } from './repository';
 import { idParams, requireId, type RecordRoutes } from './routes-context';
 
 /** The trash: list (admin, super), restore (admin, super), purge (super). */
-export function registerTrashRoutes(app: FastifyInstance, { writes, actorOf, recordResponse, staffOnly }: RecordRoutes): void {
+export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf, recordResponse, staffOnly }: RecordRoutes): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     `${API_BASE}/trash`,
     {
@@ -15,7 +17,7 @@ export function registerTrashRoutes(app: FastifyInstance, { writes, actorOf, rec
       schema: { tags: ['trash'], summary: 'Records in the trash, most recently deleted first (admin, super)', querystring: pageQuerySchema },
     },
     async (request, reply) => {
-      const page = resolvePage({ ...(request.query as PageQuery), cursor: undefined })!;
+      const page = resolvePage({ ...request.query, cursor: undefined })!;
       const { rows, total } = await listTrash(app.db, page);
       const link = linkHeader(`${API_BASE}/trash`, page, total, rows.length, null);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
@@ -28,7 +30,7 @@ export function registerTrashRoutes(app: FastifyInstance, { writes, actorOf, rec
     { preHandler: staffOnly, schema: { tags: ['trash'], summary: 'Restore a record from the trash (admin, super)', params: idParams } },
     async (request) => {
       const actor = await actorOf(request);
-      const id = requireId((request.params as { id: string }).id);
+      const id = requireId(request.params.id);
       app.contentChanged({ area: 'records', category: await writes.restore(id, actor) });
       return recordResponse(id);
     },
@@ -41,7 +43,7 @@ export function registerTrashRoutes(app: FastifyInstance, { writes, actorOf, rec
     },
     async (request) => {
       const actor = await actorOf(request);
-      const id = requireId((request.params as { id: string }).id);
+      const id = requireId(request.params.id);
       app.contentChanged({ area: 'records', category: await writes.purge(id, actor) });
       return { _id: id, purged: true };
     },

@@ -161,13 +161,13 @@ export class RecordWrites {
           throw httpError.badRequest({ [part.file.field]: 'Send one file in this field' });
         }
         seenSingle.add(part.field);
-        for (const old of existing.filter((f) => f.role === role.role)) await this.app.media.remove(old.id, tx as unknown as Db);
+        for (const old of existing.filter((f) => f.role === role.role)) await this.app.media.remove(old.id, tx);
       }
       try {
         await this.app.media.ingest(
           part.file,
           { recordId, role: role.role, position: role.single ? 0 : nextPosition++, uploadedBy: actor.id, accept: role.accept },
-          tx as unknown as Db,
+          tx,
         );
       } catch (err) {
         throw asClientError(err);
@@ -257,7 +257,7 @@ export class RecordWrites {
     }
     if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
     await this.db.transaction(async (tx) => {
-      const removed = await this.app.media.remove(mediaId, tx as unknown as Db);
+      const removed = await this.app.media.remove(mediaId, tx);
       if (!removed) throw httpError.notFound();
       await this.app.audit.append(
         {
@@ -292,7 +292,7 @@ export class RecordWrites {
           part.file.stream.resume();
           throw httpError.badRequest({ [part.file.field]: 'Send one replacement file in the field image' });
         }
-        await this.app.media.remove(mediaId, tx as unknown as Db);
+        await this.app.media.remove(mediaId, tx);
         try {
           const replacement = await this.app.media.ingest(
             part.file,
@@ -303,7 +303,7 @@ export class RecordWrites {
               uploadedBy: actor.id,
               accept: 'image',
             },
-            tx as unknown as Db,
+            tx,
           );
           currentId = replacement.id;
         } catch (err) {
