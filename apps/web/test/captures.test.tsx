@@ -4,26 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORIES, type LinkCaptureDto, type RecordCapturesDto, type RecordDto } from '@app/shared';
 import i18n from '../src/lib/i18n';
 import { CaptureControls, CitedLinks, citedLinks } from '../src/features/records/LinkCaptures';
+import { testRecord } from './fixtures';
 
 /** The captures section of a detail page, against a stubbed API answer. Test content only. */
 
-const record = (over: Partial<RecordDto>): RecordDto => ({
-  _id: 'r1',
-  category: 'links',
-  title: 'Capture test record',
-  subtitle: null,
-  description: 'Test content',
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-  imageUrl: '',
-  images: [],
-  approved: false,
-  approvedAt: null,
-  public: true,
-  graphic: false,
-  userId: 'owner',
-  ...over,
-});
+const record = (over: Partial<RecordDto>): RecordDto => testRecord({ category: 'links', title: 'Capture test record', description: 'Test content', ...over });
 
 const capture = (over: Partial<LinkCaptureDto>): LinkCaptureDto => ({
   id: 'c1',

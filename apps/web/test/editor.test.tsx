@@ -8,28 +8,13 @@ import { session } from '../src/lib/session';
 import { localToIso, recordFormData } from '../src/features/records/formData';
 import { RecordActions } from '../src/features/records/RecordActions';
 import { RecordForm } from '../src/features/records/RecordForm';
+import { testRecord } from './fixtures';
 
 const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const signIn = (id: string, role: string) =>
   session.signIn(`${b64({ alg: 'HS256' })}.${b64({ id, role, name: 'Sample', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`);
 
-const record = (over: Partial<RecordDto>): RecordDto => ({
-  _id: 'r1',
-  category: 'events',
-  title: 'Sample',
-  subtitle: null,
-  description: 'Sample',
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-  imageUrl: '',
-  images: [],
-  approved: false,
-  approvedAt: null,
-  public: true,
-  graphic: false,
-  userId: 'owner',
-  ...over,
-});
+const record = (over: Partial<RecordDto>): RecordDto => testRecord({ title: 'Sample', description: 'Sample', ...over });
 
 function renderWithProviders(ui: React.ReactNode) {
   return render(

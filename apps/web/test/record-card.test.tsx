@@ -1,30 +1,14 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CATEGORIES, type RecordDto } from '@app/shared';
+import { CATEGORIES } from '@app/shared';
 import { RecordCard } from '../src/features/records/RecordCard';
 import '../src/lib/i18n';
+import { testRecord } from './fixtures';
 
-/** A test record; its content is labelled as test data and names no real person or place. */
-function testRecord(category: keyof typeof CATEGORIES, fields: Record<string, unknown>): RecordDto {
-  return {
-    _id: '00000000-0000-4000-8000-000000000001',
-    category,
-    title: 'Test record - not real',
-    subtitle: null,
-    description: 'Test data, not real.',
-    createdAt: '2025-01-05T15:04:00.000Z',
-    updatedAt: '2025-01-05T15:04:00.000Z',
-    imageUrl: '',
-    images: [],
-    approved: false,
-    approvedAt: null,
-    public: true,
-    graphic: false,
-    userId: null,
-    ...fields,
-  } as RecordDto;
-}
+/** A test record of `category` with `fields`; its content is labelled as test data and names no real person or place. */
+const testRecordOf = (category: keyof typeof CATEGORIES, fields: Record<string, unknown>) =>
+  testRecord({ _id: '00000000-0000-4000-8000-000000000001', category, createdAt: '2025-01-05T15:04:00.000Z', userId: null, ...fields });
 
 const facts = () => {
   const list = screen.queryAllByRole('definition');
@@ -39,7 +23,7 @@ describe('record cards, from the registry', () => {
       <MemoryRouter>
         <RecordCard
           category={CATEGORIES.victims}
-          record={testRecord('victims', { fullName: 'Test Person', happenedOn: '2021-01-05T10:00:00.000Z', location: 'Test Town' })}
+          record={testRecordOf('victims', { fullName: 'Test Person', happenedOn: '2021-01-05T10:00:00.000Z', location: 'Test Town' })}
         />
       </MemoryRouter>,
     );
@@ -52,7 +36,7 @@ describe('record cards, from the registry', () => {
   it("show a massacre's incident date with its remark in brackets", () => {
     render(
       <MemoryRouter>
-        <RecordCard category={CATEGORIES.massacres} record={testRecord('massacres', { happenedOn: '2021-01-05T10:00:00.000Z', remark: 'approximate' })} />
+        <RecordCard category={CATEGORIES.massacres} record={testRecordOf('massacres', { happenedOn: '2021-01-05T10:00:00.000Z', remark: 'approximate' })} />
       </MemoryRouter>,
     );
     expect(facts().map(([, value]) => value)).toContain('Jan 5, 2021 (approximate)');
@@ -63,7 +47,7 @@ describe('record cards, from the registry', () => {
       <MemoryRouter>
         <RecordCard
           category={CATEGORIES.events}
-          record={testRecord('events', { country: 'Testland', city: 'Test City', streetName: 'Test Street 1', startAt: '2025-02-01T09:00:00.000Z', endAt: null })}
+          record={testRecordOf('events', { country: 'Testland', city: 'Test City', streetName: 'Test Street 1', startAt: '2025-02-01T09:00:00.000Z', endAt: null })}
         />
       </MemoryRouter>,
     );
