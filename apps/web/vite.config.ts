@@ -60,7 +60,7 @@ const SHARED_CHUNKS = {
         /node_modules\/dayjs\//,
         /src\/lib\/dates\.ts$/,
         /src\/components\/(Pagination|ResponsiveImage)\.tsx$/,
-        /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|FieldValue\.tsx|public\.css)$/,
+        /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|categoryViews\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|MassacreTable\.tsx|FieldValue\.tsx|public\.css)$/,
       ]),
       priority: 10,
     },
