@@ -62,9 +62,9 @@ export default fp(
       }
       done();
     });
-    // Answers compressed here are made per request (signed-in reads, errors): brotli at its default quality (11) took
-    // most of a signed-in list read's CPU. Quality 4 compresses 17 KB of JSON in a fraction of a millisecond, still
-    // smaller than gzip; cached public answers are compressed once, by the response cache, not here.
+    // What this compresses is made per request and compressed by nothing else (errors, account and admin answers):
+    // brotli's default quality (11) took most of such a read's CPU, quality 4 compresses 17 KB of JSON in a fraction
+    // of a millisecond. Record reads compress themselves in one call (compression.ts), cached answers once per entry.
     await app.register(compress, {
       global: true,
       threshold: 1024,
