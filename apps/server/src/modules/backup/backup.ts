@@ -18,7 +18,8 @@ import {
   type Manifest,
   type TableManifest,
 } from './archive';
-import { captureFiles, listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf, type TableInfo, type Tx } from './catalog';
+import { captureFiles } from '../captures/stored-files';
+import { listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf, type TableInfo, type Tx } from './catalog';
 
 /** A table's NDJSON is cut into parts of about this size, so one part in memory is all a backup or restore holds. */
 const PART_BYTES = 4 * 1024 * 1024;
@@ -184,8 +185,8 @@ async function referencedFiles(tx: Tx): Promise<{ keys: Set<string>; hashes: Map
     for (const key of row.variant_keys ?? []) keys.add(key);
   }
   for (const file of await captureFiles(tx)) {
-    keys.add(file.storage_key);
-    hashes.set(file.storage_key, file.sha256);
+    keys.add(file.key);
+    hashes.set(file.key, file.sha256);
   }
   return { keys, hashes };
 }

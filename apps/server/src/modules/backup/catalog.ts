@@ -125,14 +125,3 @@ export async function enabledUserTriggers(tx: Tx | Db): Promise<TriggerRef[]> {
         order by c.relname, t.tgname`,
   );
 }
-
-/** The stored files of link captures (snapshot, screenshot, headers), each with the SHA-256 recorded at capture. */
-export async function captureFiles(tx: Tx | Db): Promise<{ storage_key: string; sha256: string }[]> {
-  return rowsOf<{ storage_key: string; sha256: string }>(
-    tx,
-    sql`select f.key as storage_key, f.sha256 from link_captures c
-        cross join lateral (values (c.snapshot_key, c.snapshot_sha256), (c.screenshot_key, c.screenshot_sha256),
-          (c.headers_key, c.headers_sha256)) as f(key, sha256)
-        where f.key is not null`,
-  );
-}

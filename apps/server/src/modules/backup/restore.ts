@@ -21,7 +21,8 @@ import {
   type PartManifest,
   type TableManifest,
 } from './archive';
-import { captureFiles, enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
+import { captureFiles } from '../captures/stored-files';
+import { enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
 
 export interface CheckedArchive {
   manifest: Manifest;
@@ -250,7 +251,7 @@ async function checkLoaded(tx: Tx, manifest: Manifest): Promise<void> {
   const known = manifest.problems.join('\n');
   const originals = [
     ...(await rowsOf<{ storage_key: string; sha256: string }>(tx, sql`select storage_key, sha256 from media`)).map((f) => ({ ...f, row: 'media row' })),
-    ...(await captureFiles(tx)).map((f) => ({ ...f, row: 'link capture' })),
+    ...(await captureFiles(tx)).map((f) => ({ storage_key: f.key, sha256: f.sha256, row: 'link capture' })),
   ];
   for (const { storage_key: key, sha256: recorded, row } of originals) {
     const archived = fileHashes.get(key);

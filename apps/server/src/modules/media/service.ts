@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
 import { preparedOnce, type Db, type Executor } from '../../db';
-import { linkCaptures, media, type MediaRow } from '../../db/schema';
+import { media, type MediaRow } from '../../db/schema';
+import { captureFiles } from '../captures/stored-files';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
 import { ACCEPTED_LABEL, ACCEPTED_TYPES, type AcceptedType } from './formats';
@@ -400,10 +401,11 @@ export class MediaService {
    * id `capture:<id>`.
    */
   async verify(onProgress?: (done: number) => void): Promise<VerifyReport> {
-    const rows = await this.db.select({ id: media.id, key: media.storageKey, sha256: media.sha256 }).from(media).orderBy(asc(media.createdAt));
+    const uploads = await this.db.select({ id: media.id, key: media.storageKey, sha256: media.sha256 }).from(media).orderBy(asc(media.createdAt));
+    const captures = (await captureFiles(this.db)).map((f) => ({ id: `capture:${f.captureId}`, key: f.key, sha256: f.sha256 }));
     const report: VerifyReport = { checked: 0, ok: 0, mismatched: [], missing: [] };
     const actualByKey = new Map<string, string | null>();
-    for (const row of rows) {
+    for (const row of [...uploads, ...captures]) {
       if (!actualByKey.has(row.key)) actualByKey.set(row.key, await this.hashStored(row.key));
       const actual = actualByKey.get(row.key)!;
       report.checked++;
@@ -411,24 +413,6 @@ export class MediaService {
       else if (actual !== row.sha256) report.mismatched.push({ id: row.id, key: row.key, expected: row.sha256, actual });
       else report.ok++;
       onProgress?.(report.checked);
-    }
-    // Captures of cited links are originals too: their snapshot, screenshot and headers files.
-    const captures = await this.db.select().from(linkCaptures).orderBy(asc(linkCaptures.requestedAt));
-    for (const c of captures) {
-      for (const [key, sha256] of [
-        [c.snapshotKey, c.snapshotSha256],
-        [c.screenshotKey, c.screenshotSha256],
-        [c.headersKey, c.headersSha256],
-      ] as const) {
-        if (!key || !sha256) continue;
-        const actual = await this.hashStored(key);
-        report.checked++;
-        const id = `capture:${c.id}`;
-        if (actual === null) report.missing.push({ id, key });
-        else if (actual !== sha256) report.mismatched.push({ id, key, expected: sha256, actual });
-        else report.ok++;
-        onProgress?.(report.checked);
-      }
     }
     return report;
   }

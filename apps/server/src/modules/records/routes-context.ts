@@ -9,7 +9,7 @@ import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDto } from './dto';
 import { isUuid } from './paging';
 import { computeRead, type ReadResponse, type ReadTarget } from './reads';
-import { findRecord } from './repository';
+import { findRecordView } from './repository';
 import type { RecordWrites } from './writes';
 
 /** What the records area's route files share: parameter schemas, the read sender and the write helpers. */
@@ -93,10 +93,9 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
   }
 
   async function recordResponse(id: string, options: { withTrash?: boolean } = {}) {
-    const row = await findRecord(app.db, id);
-    if (!row) throw httpError.notFound();
-    const files = await app.media.forRecords([row.id]);
-    return toRecordDto(row, files.get(row.id) ?? [], app.media, options);
+    const view = await findRecordView(app.db, id);
+    if (!view) throw httpError.notFound();
+    return toRecordDto(view.record, view.files, app.media, options);
   }
 
   return { writes, sendRead, actorOf, recordResponse, staffOnly: app.requireRole('admin', 'super') };
