@@ -37,6 +37,7 @@ async function createThroughDashboard(page: Page, category: CategoryDef, title: 
     if (field.kind === 'image') await input.setInputFiles((await samplePngs(1))[0]!);
     else if (field.kind === 'images') await input.setInputFiles(await samplePngs(2));
     else if (field.kind === 'video') await input.setInputFiles(sampleMp4());
+    else if (field.kind === 'region') await input.selectOption({ label: 'Amhara' });
     else await input.fill(sampleValue(field, title));
   }
   // Chosen images are previewed before sending.

@@ -54,6 +54,9 @@ export function sampleFields(category: CategoryDef, label = 'Sample'): Record<st
       case 'quantity':
         out[field.name] = '12';
         break;
+      case 'region':
+        out[field.name] = 'amhara';
+        break;
       case 'url':
         out[field.name] = 'https://example.org/sample-test-page';
         break;

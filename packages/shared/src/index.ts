@@ -8,3 +8,5 @@ export * from './constants';
 export * from './text';
 export * from './paging';
 export * from './contract';
+export * from './places/regions';
+export * from './search';

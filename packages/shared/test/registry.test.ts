@@ -6,6 +6,9 @@ import {
   parseDateTime,
   recordInputSchema,
   CATEGORIES,
+  REGIONS,
+  fieldSchema,
+  hasPlace,
   showsTitleHeading,
   usesImagePlaceholder,
 } from '../src';
@@ -36,9 +39,10 @@ describe('category registry', () => {
     expect(CATEGORIES.events.fields.filter((f) => f.kind === 'datetime').map((f) => f.name)).toEqual(['createdAt', 'startAt', 'endAt']);
   });
 
+  // The public contract's fields in its order, with the place (region, zone, woreda) after the free-text location.
   it('declares the create fields of massacres in the order of the public contract', () => {
     expect(CATEGORIES.massacres.fields.map((f) => f.name)).toEqual([
-      'caseNum', 'title', 'subtitle', 'quantity', 'location', 'victimizer', 'killingType', 'happenedOn',
+      'caseNum', 'title', 'subtitle', 'quantity', 'location', 'region', 'zone', 'woreda', 'victimizer', 'killingType', 'happenedOn',
       'shortDescription', 'evidence', 'remark', 'description', 'createdAt', 'files',
     ]);
   });
@@ -98,5 +102,16 @@ describe('spec constants', () => {
     expect(usesImagePlaceholder('')).toBe(true);
     expect(usesImagePlaceholder('x')).toBe(true);
     expect(usesImagePlaceholder('/m.jpg')).toBe(false);
+  });
+
+  it('places records in Ethiopia where a place applies, from the controlled list of regions', () => {
+    const placed = CATEGORY_LIST.filter(hasPlace).map((c) => c.slug);
+    expect(placed).toEqual(['victims', 'massacres', 'displacements', 'orphans', 'missings', 'events']);
+    const region = fieldSchema(CATEGORIES.victims.fields.find((f) => f.name === 'region')!);
+    expect(region.safeParse('amhara').success).toBe(true);
+    expect(region.safeParse('Amhara').success).toBe(false);
+    expect(region.safeParse('atlantis').success).toBe(false);
+    expect(new Set(REGIONS.map((r) => r.code)).size).toBe(REGIONS.length);
+    for (const r of REGIONS) expect(r.am).toMatch(/^[\u1200-\u137F ]+$/);
   });
 });

@@ -42,6 +42,13 @@ async function copyTables(source: Database, target: Database, tables: string[], 
     await tx.execute(sql.raw('set local session_replication_role = replica'));
     for (const table of tables) {
       await tx.execute(sql`delete from ${sql.identifier(table)}`);
+      // Generated columns (the search columns of records) are computed by the target, never inserted.
+      const columns = await rowsOf<{ name: string }>(
+        tx,
+        sql`select column_name as name from information_schema.columns
+            where table_schema = 'public' and table_name = ${table} and is_generated = 'NEVER' order by ordinal_position`,
+      );
+      const list = sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
       for (let offset = 0; ; offset += BATCH_ROWS) {
         // ctid order reads the table as stored; the source is not written to while it is copied.
         const rows = await source.query<{ row: string }>(
@@ -49,7 +56,9 @@ async function copyTables(source: Database, target: Database, tables: string[], 
         );
         if (!rows.length) break;
         const batch = `[${rows.map((r) => r.row).join(',')}]`;
-        await tx.execute(sql`insert into ${sql.identifier(table)} select * from json_populate_recordset(null::${sql.identifier(table)}, ${batch}::json)`);
+        await tx.execute(
+          sql`insert into ${sql.identifier(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.identifier(table)}, ${batch}::json)`,
+        );
       }
       const [counted] = await rowsOf<{ n: string }>(tx, sql`select count(*)::text as n from ${sql.identifier(table)}`);
       const copied = Number(counted!.n);

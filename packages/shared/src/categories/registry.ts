@@ -59,3 +59,8 @@ export function uploadFields(category: CategoryDef): FieldDef[] {
 export const ALL_DATA_FIELD_NAMES: readonly string[] = [
   ...new Set(CATEGORY_LIST.flatMap((c) => dataFields(c).map((fd) => fd.name))),
 ];
+
+/** Categories whose records say where in Ethiopia they happened (a `region` field): the ones search and the map place. */
+export function hasPlace(category: CategoryDef): boolean {
+  return category.fields.some((fd) => fd.kind === 'region');
+}

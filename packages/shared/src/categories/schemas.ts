@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRegionCode } from '../places/regions';
 import { dataFields } from './registry';
 import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
 
@@ -77,6 +78,8 @@ export function fieldSchema(field: FieldDef): z.ZodType {
           error: 'Every link must start with http:// or https:// and links are separated by a comma and one space',
         })
         .transform((v) => splitUrlList(v).join(', '));
+    case 'region':
+      return z.string({ error: 'Must be a region' }).trim().refine(isRegionCode, { error: 'Must be one of the listed regions' });
     case 'quantity':
       return z.union([z.string(), z.number()], { error: 'Must be a whole number' }).transform((v, ctx) => {
         const n = typeof v === 'number' ? v : /^\s*-?\d+\s*$/.test(v) ? Number(v) : Number.NaN;

@@ -10,6 +10,7 @@ export type FieldKind =
   | 'datetime' // an instant shown with its time; forms use YYYY-MM-DDTHH:mm:ss
   | 'date' // when something happened: stored, validated and edited like datetime, shown as a day ("ll")
   | 'quantity' // a whole number of people, never negative
+  | 'region' // one of Ethiopia's regions (places/regions.ts), stored as its code
   | 'url' // one http(s) link
   | 'urlList' // several http(s) links joined by ", " (spec: evidence)
   | 'image' // one uploaded image (multipart field `image`)

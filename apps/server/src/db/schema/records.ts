@@ -28,6 +28,10 @@ export const records = pgTable(
     // Category-specific fields (registry data fields).
     fullName: text('full_name'),
     location: text('location'),
+    // Where in Ethiopia: a code of the shared region list, and zone and woreda as written.
+    region: text('region'),
+    zone: text('zone'),
+    woreda: text('woreda'),
     victimizer: text('victimizer'),
     killingType: text('killing_type'),
     happenedOn: timestamp('happened_on', { withTimezone: true, mode: 'date' }),
@@ -53,6 +57,10 @@ export const records = pgTable(
     // News: newest of every category.
     index('records_news_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
     index('records_user_idx').on(t.userId),
+    // Facets and statistics by place; zone and woreda are matched as written (search by place name).
+    index('records_region_idx').on(t.region).where(sql`${t.deletedAt} is null`),
+    index('records_zone_idx').on(t.zone).where(sql`${t.deletedAt} is null and ${t.zone} is not null`),
+    index('records_woreda_idx').on(t.woreda).where(sql`${t.deletedAt} is null and ${t.woreda} is not null`),
     index('records_trash_idx').on(t.deletedAt.desc()).where(sql`${t.deletedAt} is not null`),
   ],
 );

@@ -1,5 +1,5 @@
 import { useTranslation } from '../../lib/i18n';
-import type { FieldDef, RecordDto } from '@app/shared';
+import { regionName, type FieldDef, type RecordDto } from '@app/shared';
 import { formatDate, formatDateTime } from '../../lib/dates';
 
 /** Evidence and other link lists are stored joined by comma and one space. */
@@ -30,6 +30,8 @@ export function FieldValue({ field, record }: { field: FieldDef; record: RecordD
       const note = field.annotatedBy ? record[field.annotatedBy] : null;
       return <>{typeof note === 'string' && note ? `${date} (${note})` : date}</>;
     }
+    case 'region':
+      return <>{regionName(String(value), i18n.language)}</>;
     case 'quantity':
       return <>{Number(value).toLocaleString(i18n.language === 'am' ? 'am-ET' : 'en-US')}</>;
     case 'url':

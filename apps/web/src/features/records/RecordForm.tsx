@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { DESCRIPTION_COLS, DESCRIPTION_ROWS, type CategoryDef, type FieldDef, type RecordDto } from '@app/shared';
+import { DESCRIPTION_COLS, DESCRIPTION_ROWS, REGIONS, regionName, type CategoryDef, type FieldDef, type RecordDto } from '@app/shared';
 import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
@@ -124,6 +124,9 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
     case 'url':
       input = <input {...common} type="url" name={field.name} defaultValue={text} />;
       break;
+    case 'region':
+      input = <RegionSelect common={common} name={field.name} defaultValue={text} />;
+      break;
     case 'image':
     case 'images':
     case 'video':
@@ -137,6 +140,21 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
     <FormField id={id} label={t(field.label)} hint={hint} error={error}>
       {input}
     </FormField>
+  );
+}
+
+/** The controlled list of regions; "not recorded" sends an empty value (no region). */
+function RegionSelect({ common, name, defaultValue }: { common: Record<string, unknown>; name: string; defaultValue: string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <select {...common} name={name} defaultValue={defaultValue}>
+      <option value="">{t('region.none')}</option>
+      {REGIONS.map((region) => (
+        <option key={region.code} value={region.code}>
+          {regionName(region.code, i18n.language)}
+        </option>
+      ))}
+    </select>
   );
 }
 

@@ -8,6 +8,9 @@ export const f = {
   createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt' },
   fullName: { name: 'fullName', kind: 'text', label: 'field.fullName', cardLabel: 'record.victimName' },
   location: { name: 'location', kind: 'text', label: 'field.location' },
+  region: { name: 'region', kind: 'region', label: 'field.region', hint: 'hint.region' },
+  zone: { name: 'zone', kind: 'text', label: 'field.zone', max: 100 },
+  woreda: { name: 'woreda', kind: 'text', label: 'field.woreda', max: 100 },
   victimizer: { name: 'victimizer', kind: 'text', label: 'field.victimizer' },
   killingType: { name: 'killingType', kind: 'text', label: 'field.killingType' },
   happenedOn: { name: 'happenedOn', kind: 'date', label: 'field.happenedOn' },
@@ -16,3 +19,7 @@ export const f = {
   image: { name: 'image', kind: 'image', label: 'field.image' },
   files: { name: 'files', kind: 'images', label: 'field.files' },
 } satisfies Record<string, FieldDef>;
+
+/** Where in Ethiopia: the region from the controlled list, then zone and woreda as written. */
+export const place: FieldDef[] = [f.region, f.zone, f.woreda];
+

@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const displacements: CategoryDef = {
   slug: 'displacements',
@@ -12,6 +12,7 @@ export const displacements: CategoryDef = {
     f.subtitle,
     { ...f.quantity, label: 'field.displaced' },
     f.location,
+    ...place,
     f.victimizer,
     { ...f.happenedOn, label: 'field.displacedOn' },
     f.description,
@@ -26,5 +27,5 @@ export const displacements: CategoryDef = {
   approvable: true,
   hasAccessToggle: false,
   inGallery: true,
-  cardFields: ['quantity', 'location', 'victimizer', 'happenedOn'],
+  cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
 };

@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const events: CategoryDef = {
   slug: 'events',
@@ -14,6 +14,7 @@ export const events: CategoryDef = {
     { name: 'country', kind: 'text', label: 'field.country', max: 100 },
     { name: 'city', kind: 'text', label: 'field.city', max: 100 },
     { name: 'streetName', kind: 'text', label: 'field.streetName', max: 200 },
+    ...place,
     f.createdAt,
     { name: 'startAt', kind: 'datetime', label: 'field.startAt' },
     { name: 'endAt', kind: 'datetime', label: 'field.endAt' },

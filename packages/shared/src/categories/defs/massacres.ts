@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const massacres: CategoryDef = {
   slug: 'massacres',
@@ -13,6 +13,7 @@ export const massacres: CategoryDef = {
     f.subtitle,
     { ...f.quantity, label: 'field.killed' },
     f.location,
+    ...place,
     f.victimizer,
     f.killingType,
     { ...f.happenedOn, annotatedBy: 'remark' },
@@ -31,5 +32,5 @@ export const massacres: CategoryDef = {
   approvable: true,
   hasAccessToggle: true,
   inGallery: true,
-  cardFields: ['caseNum', 'quantity', 'location', 'victimizer', 'killingType', 'happenedOn'],
+  cardFields: ['caseNum', 'quantity', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
 };

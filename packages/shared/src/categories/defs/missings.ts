@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const missings: CategoryDef = {
   slug: 'missings',
@@ -11,6 +11,7 @@ export const missings: CategoryDef = {
     f.title,
     f.subtitle,
     f.location,
+    ...place,
     { ...f.quantity, label: 'field.kidnapped' },
     f.victimizer,
     { ...f.happenedOn, label: 'field.kidnappedOn' },
@@ -26,5 +27,5 @@ export const missings: CategoryDef = {
   approvable: true,
   hasAccessToggle: false,
   inGallery: true,
-  cardFields: ['quantity', 'location', 'victimizer', 'happenedOn'],
+  cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
 };

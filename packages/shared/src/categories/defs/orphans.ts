@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const orphans: CategoryDef = {
   slug: 'orphans',
@@ -12,6 +12,7 @@ export const orphans: CategoryDef = {
     f.subtitle,
     f.fullName,
     f.location,
+    ...place,
     f.victimizer,
     { ...f.happenedOn, label: 'field.lostParentsOn' },
     f.createdAt,
@@ -26,5 +27,5 @@ export const orphans: CategoryDef = {
   approvable: true,
   hasAccessToggle: false,
   inGallery: true,
-  cardFields: ['fullName', 'location', 'victimizer', 'happenedOn'],
+  cardFields: ['fullName', 'location', 'region', 'victimizer', 'happenedOn'],
 };

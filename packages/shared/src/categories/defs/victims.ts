@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f } from './common';
+import { f, place } from './common';
 
 export const victims: CategoryDef = {
   slug: 'victims',
@@ -12,6 +12,7 @@ export const victims: CategoryDef = {
     f.subtitle,
     f.fullName,
     f.location,
+    ...place,
     f.victimizer,
     f.killingType,
     { ...f.happenedOn, label: 'field.killedOn' },
@@ -27,5 +28,5 @@ export const victims: CategoryDef = {
   approvable: true,
   hasAccessToggle: false,
   inGallery: true,
-  cardFields: ['fullName', 'location', 'victimizer', 'killingType', 'happenedOn'],
+  cardFields: ['fullName', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
 };
