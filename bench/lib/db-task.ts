@@ -9,7 +9,7 @@
  * Prints one JSON line on stdout (the result); progress goes to stderr.
  */
 import { performance } from 'node:perf_hooks';
-import { CATEGORY_SLUGS } from '@app/shared';
+import { CATEGORY_SLUGS, REGION_CODES } from '@app/shared';
 import { openDatabase, type Database } from '../../apps/server/src/db/index';
 import * as repository from '../../apps/server/src/modules/records/repository';
 import { cursorOf, findRecordView, listGallery, listRecords } from '../../apps/server/src/modules/records/repository';
@@ -54,20 +54,26 @@ async function seed(database: Database, size: number, mediaEvery: number) {
     const end = Math.min(size, start + batch - 1);
     await database.query(
       `insert into records (category, title, subtitle, description, created_at, updated_at, approved, approved_at, public,
-         graphic, sample, full_name, location, victimizer, killing_type, happened_on, quantity, short_description, remark)
+         graphic, sample, full_name, location, victimizer, killing_type, happened_on, quantity, short_description, remark,
+         region, zone, woreda)
        select
          case when n % 10 < 6 then $3 else ($4::text[])[1 + (n % ${OTHER_CATEGORIES.length})] end,
          'Bench record ' || n,
          $5,
-         repeat('${LABEL}. Generated text that gives the record the size of a real entry, about one kilobyte. ', 8) || n,
+         repeat('${LABEL}. Generated text that gives the record the size of a real entry, about one kilobyte. ', 8) || n ||
+           ' benchword' || (n % 10000) || case when n % 7 = 0 then ' ሙከራ መዝገብ' else '' end,
          timestamptz '2025-01-01 00:00:00+00' - n * interval '1 second',
          timestamptz '2025-01-01 00:00:00+00' - n * interval '1 second',
          true, timestamptz '2025-01-02 00:00:00+00', true, false, true,
-         'Bench person ' || n, 'Bench place (fictional)', 'Bench perpetrator (fictional)', 'Bench type',
+         'Bench person ' || n, 'Bench place (fictional)', 'Bench perpetrator ' || chr(65 + n % 6) || ' (fictional)',
+         'Bench type ' || chr(65 + n % 4),
          timestamptz '2020-01-01 00:00:00+00' + (n % 1500) * interval '1 day', 1 + n % 50,
-         '${LABEL}: short description ' || n, 'bench remark'
+         '${LABEL}: short description ' || n, 'bench remark',
+         -- Every region, and one record in sixteen with none (the "unknown region" bucket), as records made before regions.
+         case when n % 16 = 15 then null else ($6::text[])[1 + (n % 16) % ${REGION_CODES.length}] end,
+         'Bench zone ' || (n % 200), 'Bench woreda ' || (n % 1000)
        from generate_series($1::int, $2::int) as n`,
-      [start, end, MAIN_CATEGORY, OTHER_CATEGORIES, LABEL],
+      [start, end, MAIN_CATEGORY, OTHER_CATEGORIES, LABEL, REGION_CODES],
     );
     if (mediaEvery > 0) {
       // Gallery rows (files do not exist: only the JSON of /images is measured, never the image bytes).
