@@ -20,7 +20,8 @@ describe('records list queries at 100,000 rows', () => {
              'Sample bench record ' || i, 'Test data, not real.',
              now() - make_interval(mins => i), i % 10 <> 0, true
       from generate_series(1, ${ROWS}) as i`);
-    await t.database.query('analyze records');
+    // As a server's autovacuum leaves it: the visibility map set, so the list indexes answer pages without the heap.
+    await t.database.query('vacuum analyze records');
     console.log(`inserted ${ROWS} records in ${Date.now() - started} ms (${t.database.driver})`);
   }, 180_000);
   afterAll(async () => t.close());

@@ -17,13 +17,16 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
+/** An instant in UTC to the microsecond, as PostgreSQL stores it (a JavaScript Date keeps milliseconds only). */
+const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
+
 export function decodeCursor(value: string): Cursor | null {
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const [createdAt, id, ...rest] = text.split('|');
   if (rest.length || !createdAt || !id || !isUuid(id)) return null;
-  const date = new Date(createdAt);
-  if (Number.isNaN(date.getTime())) return null;
-  return { createdAt: date.toISOString(), id };
+  // Kept as written: rounded to a Date's milliseconds, the next page would skip the records of the same millisecond.
+  if (!INSTANT_RE.test(createdAt) || Number.isNaN(new Date(createdAt).getTime())) return null;
+  return { createdAt, id };
 }
 
 export { pageQuerySchema, type PageQuery } from '@app/shared';

@@ -78,7 +78,8 @@ export async function findRecordViews(db: Db, ids: readonly string[]): Promise<R
 /** A list page's records, in order, as their positions (the cursor of the next page is the last one's). */
 export interface PageEntry {
   id: string;
-  createdAt: Date;
+  /** To the microsecond, in UTC (see createdAtExact). */
+  createdAt: string;
 }
 
 /**
@@ -120,7 +121,7 @@ export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
     );
   }
   return db
-    .select({ id: records.id, createdAt: records.createdAt, total: totalOf(filter) })
+    .select({ id: records.id, createdAt: createdAtExact, total: totalOf(filter) })
     .from(records)
     .where(and(...conditions))
     .orderBy(...newestFirst)
@@ -150,8 +151,14 @@ export async function listRecords(db: Db, filter: ListFilter, page: Page): Promi
   return { rows: entries.map((e) => byId.get(e.id)).filter((view): view is RecordView => Boolean(view)), total };
 }
 
-export function cursorOf(row: Pick<RecordRow, 'createdAt' | 'id'>): Cursor {
-  return { createdAt: row.createdAt.toISOString(), id: row.id };
+/**
+ * A record's created_at as an ISO instant to the microsecond: a keyset position must be the stored value itself, or
+ * the records that share its millisecond (a bulk insert, an import) fall between two pages.
+ */
+export const createdAtExact = sql<string>`to_char(${records.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export function cursorOf(row: { createdAt: string | Date; id: string }): Cursor {
+  return { createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(), id: row.id };
 }
 
 /** Any row by id, live or trashed. */
