@@ -1,0 +1,42 @@
+import { and, sql } from 'drizzle-orm';
+import type { RecordDto, SearchFilters } from '@app/shared';
+import type { Db } from '../../db';
+import { records } from '../../db/schema';
+import type { MediaService } from '../media/service';
+import { toRecordDto } from '../records/dto';
+import { createdAtExact, findRecordViews, newestFirst } from '../records/repository';
+import { filterConditions, searchColumns, textQuery, type Visibility } from '../search/filters';
+
+/** Records read per statement: large enough that round trips cost little, small enough that memory stays flat. */
+export const EXPORT_BATCH = 1000;
+
+/**
+ * Every record the filters select that the reader may see, newest first, as the API shows them, a batch at a time.
+ * Each batch is one keyset step (created_at, id) past the last, so the thousandth batch costs what the first does and
+ * memory holds one batch whatever the size; the consumer's pace (a slow download) sets when the next is read. A record
+ * changed while an export runs appears as it was when its batch was read.
+ */
+export async function* exportedRecords(db: Db, media: MediaService, filters: SearchFilters, visibility: Visibility): AsyncGenerator<RecordDto[]> {
+  const where = filterConditions(filters, visibility);
+  if (filters.q) where.push(sql`${searchColumns.vector} @@ ${textQuery(filters.q)}`);
+  let after: { createdAt: string; id: string } | null = null;
+  for (;;) {
+    const position = after ? [sql`(${records.createdAt}, ${records.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : [];
+    const page: { id: string; createdAt: string }[] = await db
+      .select({ id: records.id, createdAt: createdAtExact })
+      .from(records)
+      .where(and(...where, ...position))
+      .orderBy(...newestFirst)
+      .limit(EXPORT_BATCH);
+    if (!page.length) return;
+    const views = new Map((await findRecordViews(db, page.map((row) => row.id))).map((view) => [view.record.id, view]));
+    const batch: RecordDto[] = [];
+    for (const { id } of page) {
+      const view = views.get(id);
+      if (view) batch.push(toRecordDto(view.record, view.files, media));
+    }
+    yield batch;
+    if (page.length < EXPORT_BATCH) return;
+    after = page.at(-1)!;
+  }
+}
