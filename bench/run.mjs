@@ -10,6 +10,7 @@ import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
 import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
+import { runExport } from './lib/phase-export.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -28,7 +29,7 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,footprint,web   parts to run (default: all four)
+  --only=http,queries,footprint,web,export   parts to run (default: the first four)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
@@ -166,6 +167,16 @@ async function main() {
       results.footprint = haveWrk
         ? await runFootprint({ dataDir, databaseUrl, logFile: path.join(work, 'site.log'), durationS: opts.duration, connections: opts.connections, size, soakS: opts.soak })
         : null;
+    }
+    if (opts.only.includes('export')) {
+      const size = opts.sizes.at(-1);
+      if (!results.seed[size]) results.seed[size] = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
+      const site = await startSite({ dataDir, databaseUrl, logFile: path.join(work, 'site.log') });
+      try {
+        results.export = await runExport({ site, size });
+      } finally {
+        await site.stop();
+      }
     }
     if (opts.only.includes('web')) {
       results.web = await runWeb({

@@ -1,7 +1,9 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'footprint', 'web'];
+const PARTS = ['http', 'queries', 'footprint', 'web', 'export'];
+/** What runs without --only: the parts that measure every read and page. */
+const DEFAULT_PARTS = ['http', 'queries', 'footprint', 'web'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -13,7 +15,7 @@ function positiveNumber(name, value) {
 
 export function parseArgs(argv) {
   const opts = {
-    only: PARTS,
+    only: DEFAULT_PARTS,
     sizes: null,
     pg: false,
     pgUrl: DEFAULT_PG_URL,
