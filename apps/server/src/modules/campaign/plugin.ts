@@ -21,7 +21,15 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
  */
 export default fp(
   async (app: FastifyInstance) => {
-    const service = new CampaignService(app);
+    const service = new CampaignService({
+      db: app.db,
+      config: app.config,
+      audit: app.audit,
+      mail: app.mail,
+      jobs: app.jobs,
+      log: app.log,
+      contentChanged: (change) => app.contentChanged(change),
+    });
     app.decorate('campaign', service);
 
     await loadDirectoryIfEmpty(app.db, app.audit);

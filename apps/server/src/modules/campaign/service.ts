@@ -1,6 +1,11 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { ContentChange } from '../../plugins/services';
+import type { AuditService } from '../../services/audit';
+import type { JobQueue } from '../../services/jobs';
+import type { MailService } from '../../services/mail';
 import type { ReportDto } from '@app/shared';
 import type { Db } from '../../db';
 import { campaignMessages, representatives } from '../../db/schema';
@@ -58,16 +63,25 @@ export function availability(rep: { email: string | null; unreachable: boolean; 
  * The campaign's message flow: submit (awaiting confirmation, e-mail to the sender), confirm (queue the send job),
  * send (e-mail to the representative), expire unconfirmed letters, and scrub personal data after sending.
  */
+/** What the campaign uses: the database, the audit log, mail, the job queue, and the one content-changed event. */
+export interface CampaignServices {
+  db: Db;
+  config: Pick<Config, 'jwtSecret' | 'SITE_NAME' | 'publicUrl' | 'CAMPAIGN_SCRUB_DAYS'>;
+  audit: AuditService;
+  mail: MailService;
+  jobs: JobQueue;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  contentChanged: (change: ContentChange) => void;
+}
+
 export class CampaignService {
   private readonly ipKey: Buffer;
+  private readonly db: Db;
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(private readonly services: CampaignServices) {
+    this.db = services.db;
     // Salt for IP hashes, derived from the site secret so it is stable across restarts and processes.
-    this.ipKey = createHmac('sha256', app.config.jwtSecret).update('campaign-ip-salt').digest();
-  }
-
-  private get db() {
-    return this.app.db;
+    this.ipKey = createHmac('sha256', services.config.jwtSecret).update('campaign-ip-salt').digest();
   }
 
   hashIp(ip: string): string {
@@ -87,7 +101,7 @@ export class CampaignService {
       throw new IllegalTransitionError(current?.state ?? 'missing', to);
     }
     // No personal data in the log: the subject names the message, the change names the states.
-    await this.app.audit.append({ actor: null, action: `campaign.${to}`, subject: `campaign:${id}`, changes: { state: { before: from, after: to } } }, tx);
+    await this.services.audit.append({ actor: null, action: `campaign.${to}`, subject: `campaign:${id}`, changes: { state: { before: from, after: to } } }, tx);
     return row;
   }
 
@@ -141,18 +155,18 @@ export class CampaignService {
           expiresAt: new Date(now.getTime() + CONFIRM_WITHIN_DAYS * DAY),
         })
         .returning();
-      await this.app.audit.append(
+      await this.services.audit.append(
         { actor: null, action: 'campaign.submitted', subject: `campaign:${inserted!.id}`, changes: { state: { before: null, after: 'awaiting_confirmation' } } },
         tx,
       );
       return inserted!;
     });
 
-    const mail = confirmationMail(this.letterParts(row), `${this.app.config.publicUrl}/campaign/confirm/${token}`, { name: this.app.config.SITE_NAME }, CONFIRM_WITHIN_DAYS);
+    const mail = confirmationMail(this.letterParts(row), `${this.services.config.publicUrl}/campaign/confirm/${token}`, { name: this.services.config.SITE_NAME }, CONFIRM_WITHIN_DAYS);
     try {
-      await this.app.mail.send({ to: input.email, ...mail });
+      await this.services.mail.send({ to: input.email, ...mail });
     } catch (err) {
-      this.app.log.error({ err, campaignMessage: row.id }, 'campaign: confirmation e-mail failed');
+      this.services.log.error({ err, campaignMessage: row.id }, 'campaign: confirmation e-mail failed');
       await this.db.transaction((tx) =>
         this.transition(tx, row.id, 'awaiting_confirmation', 'failed', { failedReason: 'The confirmation e-mail could not be sent', ...PERSONAL_DATA_CLEARED, scrubbedAt: new Date() }),
       );
@@ -232,7 +246,7 @@ export class CampaignService {
     if (row.state !== 'awaiting_confirmation') return row;
     return this.db.transaction(async (tx) => {
       const confirmed = await this.transition(tx, row.id, 'awaiting_confirmation', 'confirmed', { confirmedAt: new Date() });
-      await this.app.jobs.enqueue(SEND_JOB, { id: row.id }, { maxAttempts: SEND_ATTEMPTS }, tx);
+      await this.services.jobs.enqueue(SEND_JOB, { id: row.id }, { maxAttempts: SEND_ATTEMPTS }, tx);
       return confirmed;
     });
   }
@@ -246,9 +260,9 @@ export class CampaignService {
       await this.fail(row.id, 'The representative has no usable e-mail address');
       return;
     }
-    const letter = letterToRepresentative(this.letterParts(row), { name: this.app.config.SITE_NAME, url: this.app.config.publicUrl });
+    const letter = letterToRepresentative(this.letterParts(row), { name: this.services.config.SITE_NAME, url: this.services.config.publicUrl });
     try {
-      await this.app.mail.send({ to: rep.email, replyTo: row.email, ...letter });
+      await this.services.mail.send({ to: rep.email, replyTo: row.email, ...letter });
     } catch (err) {
       if (attempt < SEND_ATTEMPTS) throw err; // the queue retries with back-off
       await this.fail(row.id, `Delivery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500));
@@ -256,7 +270,7 @@ export class CampaignService {
     }
     await this.db.transaction((tx) => this.transition(tx, row.id, 'confirmed', 'sent', { sentAt: new Date(), authorityEmail: rep.email! }));
     // The letter now appears on the public /reports list (and nowhere else).
-    this.app.contentChanged({ area: 'reports' });
+    this.services.contentChanged({ area: 'reports' });
   }
 
   private async fail(id: string, reason: string) {
@@ -293,7 +307,7 @@ export class CampaignService {
    * ago, keeping the letter body and the representative for the public reports.
    */
   async scrubPersonalData(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - this.app.config.CAMPAIGN_SCRUB_DAYS * DAY);
+    const before = new Date(now.getTime() - this.services.config.CAMPAIGN_SCRUB_DAYS * DAY);
     const due = await this.db
       .select({ id: campaignMessages.id })
       .from(campaignMessages)
@@ -310,7 +324,7 @@ export class CampaignService {
     for (const { id } of due) {
       await this.db.transaction(async (tx) => {
         await tx.update(campaignMessages).set({ ...PERSONAL_DATA_CLEARED, confirmTokenHash: null, scrubbedAt: new Date() }).where(eq(campaignMessages.id, id));
-        await this.app.audit.append({ actor: null, action: 'campaign.scrubbed', subject: `campaign:${id}`, changes: {} }, tx);
+        await this.services.audit.append({ actor: null, action: 'campaign.scrubbed', subject: `campaign:${id}`, changes: {} }, tx);
       });
     }
     return due.length;

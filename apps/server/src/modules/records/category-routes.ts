@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, TOTAL_COUNT_HEADER, type CategoryDef } from '@app/shared';
+import { openBody } from './body';
 import { pageQuerySchema } from './paging';
 import { WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
 
@@ -45,7 +46,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
     },
     async (request, reply) => {
       const actor = await actorOf(request);
-      const id = await writes.create(request, category, actor);
+      const id = await writes.create(openBody(request), category, actor);
       app.contentChanged({ area: 'records', category: category.slug });
       return reply.status(201).send(await recordResponse(id));
     },
@@ -66,7 +67,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
     async (request) => {
       const actor = await actorOf(request);
       const id = recordId(request);
-      await writes.edit(request, category, id, actor);
+      await writes.edit(openBody(request), category, id, actor);
       app.contentChanged({ area: 'records', category: category.slug });
       return recordResponse(id);
     },

@@ -6,6 +6,7 @@ import { API_BASE } from '@app/shared';
 import { records } from '../../db/schema';
 import { httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
+import { openBody } from './body';
 import { toGalleryItem } from './dto';
 import { pageQuerySchema } from './paging';
 import { findLiveMedia } from './repository';
@@ -46,7 +47,7 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
     },
     async (request) => {
       const actor = await actorOf(request);
-      const newId = await writes.editImage(request, requireId(request.params.id), actor);
+      const newId = await writes.editImage(openBody(request), requireId(request.params.id), actor);
       const found = await findLiveMedia(app.db, newId);
       app.contentChanged({ area: 'records', category: found?.record.category ?? null });
       return toGalleryItem(found!, app.media);

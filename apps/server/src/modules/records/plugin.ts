@@ -28,7 +28,7 @@ export default fp(
       if (area === 'records') fragments.clear();
     });
     app.decorate('publicReads', createPublicReads(app));
-    const routes = recordRoutes(app, new RecordWrites(app));
+    const routes = recordRoutes(app, new RecordWrites({ db: app.db, media: app.media, audit: app.audit, captures: app.captures }));
     const { sendRead } = routes;
 
     app.get(

@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   can,
   dataFields,
@@ -11,10 +10,13 @@ import {
   type RecordInput,
 } from '@app/shared';
 import type { Db } from '../../db';
+import type { AuditService } from '../../services/audit';
+import type { CaptureService } from '../captures/service';
+import type { MediaService } from '../media/service';
 import { media, records, type MediaRow, type RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
-import { asClientError, openBody, type UploadPart } from './body';
+import { asClientError, type BodyReader, type UploadPart } from './body';
 import { findLiveMedia, findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
 
 /**
@@ -58,17 +60,24 @@ export function notOwnerMessage(): string {
   return 'You can only change records you created';
 }
 
-export class RecordWrites {
-  constructor(private readonly app: FastifyInstance) {}
+/** What the record writes use: the database, where files go, the audit log and the captures of cited links. */
+export interface RecordWriteServices {
+  db: Db;
+  media: MediaService;
+  audit: AuditService;
+  captures: Pick<CaptureService, 'recordWritten'>;
+}
 
-  private get db(): Db {
-    return this.app.db;
+export class RecordWrites {
+  private readonly db: Db;
+
+  constructor(private readonly services: RecordWriteServices) {
+    this.db = services.db;
   }
 
   /** POST /{category}: 201 with the new record. */
-  async create(request: FastifyRequest, category: CategoryDef, actor: Actor): Promise<string> {
+  async create(body: BodyReader, category: CategoryDef, actor: Actor): Promise<string> {
     return this.db.transaction(async (tx) => {
-      const body = openBody(request);
       let pending = await body.nextFile();
       // Check what was sent before the first file, so a bad value is refused before any file is stored.
       const early = recordInputSchema(category, { partial: true }).parse(body.fields) as RecordInput;
@@ -94,8 +103,8 @@ export class RecordWrites {
         .where(eq(records.id, recordId))
         .returning();
       const files = await liveMediaOf(tx, recordId);
-      await this.app.captures.recordWritten(tx, null, saved!, actor);
-      await this.app.audit.append(
+      await this.services.captures.recordWritten(tx, null, saved!, actor);
+      await this.services.audit.append(
         {
           actor,
           action: 'create',
@@ -110,13 +119,12 @@ export class RecordWrites {
   }
 
   /** PUT /{category}/{id}/edit: fields not sent are kept; a new `image` replaces the cover, new `files` append. */
-  async edit(request: FastifyRequest, category: CategoryDef, id: string, actor: Actor): Promise<void> {
+  async edit(body: BodyReader, category: CategoryDef, id: string, actor: Actor): Promise<void> {
     await this.requireModifiable(category, id, actor);
     await this.db.transaction(async (tx) => {
       const before = await lockRecord(tx, id);
       if (!before || before.deletedAt || before.category !== category.slug) throw httpError.notFound();
       const filesBefore = await liveMediaOf(tx, id);
-      const body = openBody(request);
       const pending = await body.nextFile();
       const schema = recordInputSchema(category, { partial: true });
       schema.parse(body.fields);
@@ -128,9 +136,9 @@ export class RecordWrites {
         .where(eq(records.id, id))
         .returning();
       const filesAfter = await liveMediaOf(tx, id);
-      await this.app.captures.recordWritten(tx, before, after!, actor);
+      await this.services.captures.recordWritten(tx, before, after!, actor);
       const changes = diffFields(snapshot(before, filesBefore), snapshot(after!, filesAfter), auditedFields(category));
-      await this.app.audit.append({ actor, action: 'edit', category: category.slug, recordId: id, changes }, tx);
+      await this.services.audit.append({ actor, action: 'edit', category: category.slug, recordId: id, changes }, tx);
     });
   }
 
@@ -161,10 +169,10 @@ export class RecordWrites {
           throw httpError.badRequest({ [part.file.field]: 'Send one file in this field' });
         }
         seenSingle.add(part.field);
-        for (const old of existing.filter((f) => f.role === role.role)) await this.app.media.remove(old.id, tx);
+        for (const old of existing.filter((f) => f.role === role.role)) await this.services.media.remove(old.id, tx);
       }
       try {
-        await this.app.media.ingest(
+        await this.services.media.ingest(
           part.file,
           { recordId, role: role.role, position: role.single ? 0 : nextPosition++, uploadedBy: actor.id, accept: role.accept },
           tx,
@@ -198,7 +206,7 @@ export class RecordWrites {
       const changes = diffFields(before, { ...before, ...values }, Object.keys(values));
       if (!Object.keys(changes).length) return; // already so: nothing written, nothing logged
       await tx.update(records).set(values).where(eq(records.id, id));
-      await this.app.audit.append({ actor, action, category: category.slug, recordId: id, changes }, tx);
+      await this.services.audit.append({ actor, action, category: category.slug, recordId: id, changes }, tx);
     });
   }
 
@@ -226,7 +234,7 @@ export class RecordWrites {
       const values = { deletedAt: null, deletedBy: null };
       await tx.update(records).set(values).where(eq(records.id, id));
       const changes = diffFields(before, { ...before, ...values }, Object.keys(values));
-      await this.app.audit.append({ actor, action: 'restore', category: before.category, recordId: id, changes }, tx);
+      await this.services.audit.append({ actor, action: 'restore', category: before.category, recordId: id, changes }, tx);
       return before.category as CategorySlug;
     });
   }
@@ -240,7 +248,7 @@ export class RecordWrites {
       await tx.delete(records).where(eq(records.id, id));
       const fields = Object.keys(before).concat('images');
       const changes = diffFields(snapshot(before, files), null, fields);
-      await this.app.audit.append({ actor, action: 'purge', category: before.category, recordId: id, changes }, tx);
+      await this.services.audit.append({ actor, action: 'purge', category: before.category, recordId: id, changes }, tx);
       return before.category as CategorySlug;
     });
   }
@@ -257,9 +265,9 @@ export class RecordWrites {
     }
     if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
     await this.db.transaction(async (tx) => {
-      const removed = await this.app.media.remove(mediaId, tx);
+      const removed = await this.services.media.remove(mediaId, tx);
       if (!removed) throw httpError.notFound();
-      await this.app.audit.append(
+      await this.services.audit.append(
         {
           actor,
           action: 'image.delete',
@@ -280,21 +288,20 @@ export class RecordWrites {
   }
 
   /** PUT /images/{id}/edit: a new caption (field `caption`) and/or a new file (field `image`) for one image. */
-  async editImage(request: FastifyRequest, mediaId: string, actor: Actor): Promise<string> {
+  async editImage(body: BodyReader, mediaId: string, actor: Actor): Promise<string> {
     const found = await findLiveMedia(this.db, mediaId);
     if (!found || found.record.deletedAt) throw httpError.notFound();
     if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
     return this.db.transaction(async (tx) => {
-      const body = openBody(request);
       let currentId = mediaId;
       for (let part = await body.nextFile(); part; part = await body.nextFile()) {
         if (part.field !== 'image' || currentId !== mediaId) {
           part.file.stream.resume();
           throw httpError.badRequest({ [part.file.field]: 'Send one replacement file in the field image' });
         }
-        await this.app.media.remove(mediaId, tx);
+        await this.services.media.remove(mediaId, tx);
         try {
-          const replacement = await this.app.media.ingest(
+          const replacement = await this.services.media.ingest(
             part.file,
             {
               recordId: found.record.id,
@@ -319,7 +326,7 @@ export class RecordWrites {
       const changes: Record<string, { before: unknown; after: unknown }> = {};
       if (newCaption !== found.media.caption) changes.caption = { before: found.media.caption, after: newCaption };
       if (currentId !== mediaId) changes.image = { before: mediaId, after: currentId };
-      await this.app.audit.append(
+      await this.services.audit.append(
         { actor, action: 'image.edit', category: found.record.category, recordId: found.record.id, subject: `media:${currentId}`, changes },
         tx,
       );
