@@ -9,7 +9,8 @@ import { victims } from './defs/victims';
 import { videos } from './defs/videos';
 import { CATEGORY_SLUGS, type CategoryDef, type CategorySlug, type FieldDef } from './types';
 
-export const CATEGORIES: Record<CategorySlug, CategoryDef> = {
+/** The declarations with their exact types (field names as literals), for the checks made by the type checker. */
+const DECLARATIONS = {
   victims,
   massacres,
   displacements,
@@ -19,7 +20,17 @@ export const CATEGORIES: Record<CategorySlug, CategoryDef> = {
   links,
   events,
   blogs,
-};
+} as const;
+
+export const CATEGORIES: Record<CategorySlug, CategoryDef> = DECLARATIONS;
+
+type DeclaredField = (typeof DECLARATIONS)[CategorySlug]['fields'][number];
+
+/** A field that carries data in the record row, as declared (name and kind as literals). */
+export type DeclaredDataField = Exclude<DeclaredField, { kind: 'image' | 'images' | 'video' }>;
+
+/** Every data field name of every category: the records table has a column for each (checked by its schema's type). */
+export type DataFieldName = DeclaredDataField['name'];
 
 export const CATEGORY_LIST: readonly CategoryDef[] = CATEGORY_SLUGS.map((slug) => CATEGORIES[slug]);
 

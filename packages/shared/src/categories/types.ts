@@ -48,7 +48,7 @@ export interface CategoryDef {
   pickerLabel: string;
   pickerOrder: number;
   /** Fields of the create and edit calls, in form order. */
-  fields: FieldDef[];
+  fields: readonly FieldDef[];
   /**
    * i18n key of the list title; `{{total}}` is the API total ("Victims (n)"). Not `count`: that name makes
    * i18next look for plural forms, which these titles do not have, on every list's first render.
@@ -71,7 +71,7 @@ export interface CategoryDef {
    * Card shows these fields (besides title, subtitle, dates, confirmation), as a list of facts unless the category's
    * own presentation shows them (the event block: start, end and address).
    */
-  cardFields: string[];
+  cardFields: readonly string[];
   /** Where edits go after saving: the detail page after `redirectDelayMs`. */
   redirectDelayMs?: number;
 }

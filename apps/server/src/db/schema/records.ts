@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { DataFieldName, DeclaredDataField } from '@app/shared';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
@@ -87,3 +88,20 @@ export function countsTable<Name extends string>(name: Name) {
     (t) => [primaryKey({ columns: [t.category, t.visibility] })],
   );
 }
+
+/** The column type a field kind is stored as (dates as instants, quantities as whole numbers, the rest as text). */
+type StoredAs<Kind> = Kind extends 'date' | 'datetime' ? Date : Kind extends 'quantity' ? number : string;
+
+/**
+ * Registry data fields with no column, or with a column of another type than their kind stores. The declaration below
+ * fails to compile, naming them, when the registry and this table disagree.
+ */
+type UnstoredFields = {
+  [Field in DeclaredDataField as Field['name']]: Field['name'] extends keyof RecordRow
+    ? NonNullable<RecordRow[Field['name']]> extends StoredAs<Field['kind']>
+      ? never
+      : Field['name']
+    : Field['name'];
+}[DataFieldName];
+const everyRegistryFieldHasItsColumn: [UnstoredFields] extends [never] ? true : UnstoredFields = true;
+void everyRegistryFieldHasItsColumn;

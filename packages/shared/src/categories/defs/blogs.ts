@@ -2,7 +2,7 @@ import type { CategoryDef } from '../types';
 import { f } from './common';
 
 /** Blog posts; the dashboard calls them "Other" and the site shows them under /educations. */
-export const blogs: CategoryDef = {
+export const blogs = {
   slug: 'blogs',
   route: '/educations',
   singular: 'category.blogs.singular',
@@ -18,4 +18,4 @@ export const blogs: CategoryDef = {
   hasAccessToggle: false,
   inGallery: false,
   cardFields: [],
-};
+} as const satisfies CategoryDef;

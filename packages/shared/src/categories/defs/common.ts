@@ -18,8 +18,8 @@ export const f = {
   remark: { name: 'remark', kind: 'text', label: 'field.remark' },
   image: { name: 'image', kind: 'image', label: 'field.image' },
   files: { name: 'files', kind: 'images', label: 'field.files' },
-} satisfies Record<string, FieldDef>;
+} as const satisfies Record<string, FieldDef>;
 
 /** Where in Ethiopia: the region from the controlled list, then zone and woreda as written. */
-export const place: FieldDef[] = [f.region, f.zone, f.woreda];
+export const place = [f.region, f.zone, f.woreda] as const satisfies readonly FieldDef[];
 

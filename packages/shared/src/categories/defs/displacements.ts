@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const displacements: CategoryDef = {
+export const displacements = {
   slug: 'displacements',
   route: '/displacements',
   singular: 'category.displacements.singular',
@@ -28,4 +28,4 @@ export const displacements: CategoryDef = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
-};
+} as const satisfies CategoryDef;

@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const events: CategoryDef = {
+export const events = {
   slug: 'events',
   route: '/events',
   singular: 'category.events.singular',
@@ -29,4 +29,4 @@ export const events: CategoryDef = {
   hasAccessToggle: true,
   inGallery: false,
   cardFields: ['country', 'city', 'streetName', 'startAt', 'endAt'],
-};
+} as const satisfies CategoryDef;

@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f } from './common';
 
-export const links: CategoryDef = {
+export const links = {
   slug: 'links',
   route: '/links',
   singular: 'category.links.singular',
@@ -24,4 +24,4 @@ export const links: CategoryDef = {
   hasAccessToggle: false,
   inGallery: false,
   cardFields: ['linkURL'],
-};
+} as const satisfies CategoryDef;

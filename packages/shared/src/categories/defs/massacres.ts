@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const massacres: CategoryDef = {
+export const massacres = {
   slug: 'massacres',
   route: '/massacres',
   singular: 'category.massacres.singular',
@@ -33,4 +33,4 @@ export const massacres: CategoryDef = {
   hasAccessToggle: true,
   inGallery: true,
   cardFields: ['caseNum', 'quantity', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
-};
+} as const satisfies CategoryDef;

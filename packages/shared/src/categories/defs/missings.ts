@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const missings: CategoryDef = {
+export const missings = {
   slug: 'missings',
   route: '/missings',
   singular: 'category.missings.singular',
@@ -28,4 +28,4 @@ export const missings: CategoryDef = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
-};
+} as const satisfies CategoryDef;

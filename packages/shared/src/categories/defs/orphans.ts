@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const orphans: CategoryDef = {
+export const orphans = {
   slug: 'orphans',
   route: '/orphans',
   singular: 'category.orphans.singular',
@@ -28,4 +28,4 @@ export const orphans: CategoryDef = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'happenedOn'],
-};
+} as const satisfies CategoryDef;

@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f, place } from './common';
 
-export const victims: CategoryDef = {
+export const victims = {
   slug: 'victims',
   route: '/victims',
   singular: 'category.victims.singular',
@@ -29,4 +29,4 @@ export const victims: CategoryDef = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
-};
+} as const satisfies CategoryDef;

@@ -1,7 +1,7 @@
 import type { CategoryDef } from '../types';
 import { f } from './common';
 
-export const videos: CategoryDef = {
+export const videos = {
   slug: 'videos',
   route: '/videos',
   singular: 'category.videos.singular',
@@ -28,4 +28,4 @@ export const videos: CategoryDef = {
   inGallery: false,
   cardFields: ['location', 'happenedOn'],
   redirectDelayMs: 3000,
-};
+} as const satisfies CategoryDef;
