@@ -94,3 +94,51 @@ export interface RecordCapturesDto {
   canConfigure: boolean;
   captures: LinkCaptureDto[];
 }
+
+/** A representative as the public campaign directory shows them (office data only). */
+export const representativeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  party: z.string().nullable(),
+  district: z.string(),
+  email: z.string().nullable(),
+  /** False when the representative has no usable e-mail: listed, but cannot be written to (with `note`). */
+  available: z.boolean(),
+  note: z.string().nullable(),
+});
+export type Representative = z.infer<typeof representativeSchema>;
+
+/** GET /api/v1.0.0/campaign/directory: the countries, their provinces and representatives, and each default letter. */
+export const campaignCountrySchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  defaultMessage: z.string(),
+  provinces: z.array(z.object({ name: z.string(), representatives: z.array(representativeSchema) })),
+});
+export type CampaignCountry = z.infer<typeof campaignCountrySchema>;
+export type CampaignProvince = CampaignCountry['provinces'][number];
+
+/** POST /api/v1.0.0/reports: the letter waits for the sender's confirmation by e-mail. */
+export const submittedLetterSchema = z.object({
+  _id: z.string(),
+  state: z.string(),
+  expiresAt: z.string(),
+  /** The server's words telling the sender to confirm by e-mail. */
+  notice: z.string(),
+});
+export type SubmittedLetter = z.infer<typeof submittedLetterSchema>;
+
+/** GET and POST /api/v1.0.0/campaign/confirm/{token}: what the confirmation page shows. */
+export const letterConfirmationSchema = z.object({
+  _id: z.string(),
+  /** awaiting_confirmation, confirmed, sent, expired or failed. */
+  state: z.string(),
+  representative: z.object({ name: z.string(), district: z.string() }),
+});
+export type LetterConfirmation = z.infer<typeof letterConfirmationSchema>;
+
+/** PUT /api/v1.0.0/representatives/{id}: the corrected representative (admin, super). */
+export const correctedRepresentativeSchema = representativeSchema.extend({ country: z.string(), province: z.string(), correctedAt: z.string() });
+
+/** PUT /api/v1.0.0/campaign/defaults/{country}: the country's new default letter (admin, super). */
+export const campaignDefaultSchema = campaignCountrySchema.pick({ code: true, name: true, defaultMessage: true });

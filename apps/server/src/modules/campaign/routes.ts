@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import { asc, count, eq, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER } from '@app/shared';
+import {
+  API_BASE,
+  campaignCountrySchema,
+  campaignDefaultSchema,
+  correctedRepresentativeSchema,
+  letterConfirmationSchema,
+  offsetPageQuerySchema,
+  pageLimit,
+  submittedLetterSchema,
+  TOTAL_COUNT_HEADER,
+} from '@app/shared';
 import { campaignDefaults, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
@@ -13,7 +23,9 @@ import { availability, countryCodeOf } from './service';
 import { MESSAGE_MAX_CHARS, MESSAGE_MIN_CHARS, submissionSchema } from './submission';
 import { etagMatches } from '../../etag';
 
-
+/** Refusals: `{field: message}` for bad input, `{message}` otherwise (plugins/errors.ts). */
+const refusal = z.record(z.string(), z.string());
+const tags = ['campaign'];
 
 const idParams = z.object({ id: z.uuid({ error: 'Not a representative id' }) });
 const tokenParams = z.object({ token: z.string().max(200) });
@@ -92,27 +104,41 @@ export async function campaignRoutes(app: FastifyInstance) {
     return cached;
   }
 
-  app.get(`${API_BASE}/campaign/directory`, async (request, reply) => {
-    const { etag, body } = await directory();
-    reply.header('etag', etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'Accept-Encoding');
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+  app.get(
+    `${API_BASE}/campaign/directory`,
+    { schema: { tags, summary: 'Countries, provinces and representatives, with each default letter', response: { 200: z.array(campaignCountrySchema), 304: z.unknown().describe('Not modified') } } },
+    async (request, reply) => {
+      const { etag, body } = await directory();
+      reply.header('etag', etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'Accept-Encoding');
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
 
   // --- Letters ------------------------------------------------------------------------------------------------------
 
-  app.post(`${API_BASE}/reports`, async (request, reply) => {
-    if (request.isMultipart()) throw new AppError(415, { message: 'Send the letter as JSON or as a URL-encoded form' });
-    if (!request.body || typeof request.body !== 'object') throw httpError.badRequest({ message: 'Write your letter' });
-    const input = submissionSchema.parse(request.body);
-    const row = await app.campaign.submit(input, request.ip);
-    return reply.status(201).send({
-      _id: row.id,
-      state: row.state,
-      expiresAt: row.expiresAt.toISOString(),
-      notice: `We have e-mailed you a link. Your letter to ${row.representativeName} is sent only after you open it and confirm.`,
-    });
-  });
+  app.post(
+    `${API_BASE}/reports`,
+    {
+      schema: {
+        tags,
+        summary: 'Write to a representative: the letter is sent after the sender confirms by e-mail',
+        response: { 201: submittedLetterSchema, 400: refusal, 404: refusal, 409: refusal, 415: refusal, 429: refusal },
+      },
+    },
+    async (request, reply) => {
+      if (request.isMultipart()) throw new AppError(415, { message: 'Send the letter as JSON or as a URL-encoded form' });
+      if (!request.body || typeof request.body !== 'object') throw httpError.badRequest({ message: 'Write your letter' });
+      const input = submissionSchema.parse(request.body);
+      const row = await app.campaign.submit(input, request.ip);
+      return reply.status(201).send({
+        _id: row.id,
+        state: row.state,
+        expiresAt: row.expiresAt.toISOString(),
+        notice: `We have e-mailed you a link. Your letter to ${row.representativeName} is sent only after you open it and confirm.`,
+      });
+    },
+  );
 
   app.get(`${API_BASE}/reports`, async (request, reply) => {
     const query = offsetPageQuerySchema.parse(request.query);
@@ -145,78 +171,102 @@ export async function campaignRoutes(app: FastifyInstance) {
     return { _id: row.id, state: row.state, representative: { name: row.representativeName, district: row.district } };
   }
 
-  app.get(`${API_BASE}/campaign/confirm/:token`, async (request, reply) => {
-    const { token } = tokenParams.parse(request.params);
-    const row = await app.campaign.findByToken(token);
-    if (!row) throw httpError.notFound('This link is not valid, or the letter was deleted');
-    reply.header('cache-control', 'no-store');
-    return confirmationView(row);
-  });
+  const confirmationResponse = { 200: letterConfirmationSchema, 400: refusal, 404: refusal, 409: refusal, 410: refusal };
+  app.get(
+    `${API_BASE}/campaign/confirm/:token`,
+    { schema: { tags, summary: 'What a confirmation link is for (reading it changes nothing)', response: confirmationResponse } },
+    async (request, reply) => {
+      const { token } = tokenParams.parse(request.params);
+      const row = await app.campaign.findByToken(token);
+      if (!row) throw httpError.notFound('This link is not valid, or the letter was deleted');
+      reply.header('cache-control', 'no-store');
+      return confirmationView(row);
+    },
+  );
 
-  app.post(`${API_BASE}/campaign/confirm/:token`, async (request, reply) => {
-    const { token } = tokenParams.parse(request.params);
-    const row = await app.campaign.confirm(token);
-    reply.header('cache-control', 'no-store');
-    return confirmationView(row);
-  });
+  app.post(
+    `${API_BASE}/campaign/confirm/:token`,
+    { schema: { tags, summary: 'Confirm a letter: it is queued for sending', response: confirmationResponse } },
+    async (request, reply) => {
+      const { token } = tokenParams.parse(request.params);
+      const row = await app.campaign.confirm(token);
+      reply.header('cache-control', 'no-store');
+      return confirmationView(row);
+    },
+  );
 
   // --- Admin corrections ----------------------------------------------------------------------------------------------
 
-  app.put(`${API_BASE}/representatives/:id`, { preHandler: app.requireRole('admin', 'super') }, async (request) => {
-    const { id } = idParams.parse(request.params);
-    const patch = representativeCorrection.parse(request.body ?? {});
-    const actor = await request.getActor();
-    return app.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(representatives).where(eq(representatives.id, id)).for('update');
-      if (!before) throw httpError.notFound('No such representative');
-      const now = new Date();
-      const [after] = await tx
-        .update(representatives)
-        .set({
-          ...(patch.email !== undefined ? { email: patch.email } : {}),
-          ...(patch.unreachable !== undefined ? { unreachable: patch.unreachable } : {}),
-          ...(patch.note !== undefined ? { note: patch.note } : {}),
-          correctedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(representatives.id, id))
-        .returning();
-      await app.audit.append(
-        {
-          actor,
-          action: 'campaign.representative_corrected',
-          subject: `representative:${id}`,
-          changes: diffFields(before, after!, ['email', 'unreachable', 'note']),
-        },
-        tx,
-      );
-      return { ...representativeDto(after!), country: after!.country, province: after!.province, correctedAt: now.toISOString() };
-    });
-  });
+  const adminRefusals = { 400: refusal, 401: refusal, 403: refusal, 404: refusal };
+  app.put(
+    `${API_BASE}/representatives/:id`,
+    {
+      preHandler: app.requireRole('admin', 'super'),
+      schema: { tags, summary: "Correct a representative's e-mail, reachability or note (admin, super)", response: { 200: correctedRepresentativeSchema, ...adminRefusals } },
+    },
+    async (request) => {
+      const { id } = idParams.parse(request.params);
+      const patch = representativeCorrection.parse(request.body ?? {});
+      const actor = await request.getActor();
+      return app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(representatives).where(eq(representatives.id, id)).for('update');
+        if (!before) throw httpError.notFound('No such representative');
+        const now = new Date();
+        const [after] = await tx
+          .update(representatives)
+          .set({
+            ...(patch.email !== undefined ? { email: patch.email } : {}),
+            ...(patch.unreachable !== undefined ? { unreachable: patch.unreachable } : {}),
+            ...(patch.note !== undefined ? { note: patch.note } : {}),
+            correctedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(representatives.id, id))
+          .returning();
+        await app.audit.append(
+          {
+            actor,
+            action: 'campaign.representative_corrected',
+            subject: `representative:${id}`,
+            changes: diffFields(before, after!, ['email', 'unreachable', 'note']),
+          },
+          tx,
+        );
+        return { ...representativeDto(after!), country: after!.country, province: after!.province, correctedAt: now.toISOString() };
+      });
+    },
+  );
 
-  app.put(`${API_BASE}/campaign/defaults/:country`, { preHandler: app.requireRole('admin', 'super') }, async (request) => {
-    const { country: given } = z.object({ country: z.string().max(50) }).parse(request.params);
-    const country = countryCodeOf(given) as CountryCode | null;
-    if (!country) throw httpError.notFound('The campaign writes to Canada (CA) or Australia (AU) only');
-    const { message } = defaultMessageBody.parse(request.body ?? {});
-    const actor = await request.getActor();
-    return app.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(campaignDefaults).where(eq(campaignDefaults.country, country));
-      const now = new Date();
-      await tx
-        .insert(campaignDefaults)
-        .values({ country, message, updatedAt: now })
-        .onConflictDoUpdate({ target: campaignDefaults.country, set: { message, updatedAt: now } });
-      await app.audit.append(
-        {
-          actor,
-          action: 'campaign.default_message_changed',
-          subject: `campaign:defaults:${country}`,
-          changes: diffFields(before ?? null, { message }, ['message']),
-        },
-        tx,
-      );
-      return { code: country, name: CAMPAIGN_COUNTRIES[country], defaultMessage: fillSiteUrl(message, app.config.publicUrl) };
-    });
-  });
+  app.put(
+    `${API_BASE}/campaign/defaults/:country`,
+    {
+      preHandler: app.requireRole('admin', 'super'),
+      schema: { tags, summary: "Change a country's default letter (admin, super)", response: { 200: campaignDefaultSchema, ...adminRefusals } },
+    },
+    async (request) => {
+      const { country: given } = z.object({ country: z.string().max(50) }).parse(request.params);
+      const country = countryCodeOf(given) as CountryCode | null;
+      if (!country) throw httpError.notFound('The campaign writes to Canada (CA) or Australia (AU) only');
+      const { message } = defaultMessageBody.parse(request.body ?? {});
+      const actor = await request.getActor();
+      return app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(campaignDefaults).where(eq(campaignDefaults.country, country));
+        const now = new Date();
+        await tx
+          .insert(campaignDefaults)
+          .values({ country, message, updatedAt: now })
+          .onConflictDoUpdate({ target: campaignDefaults.country, set: { message, updatedAt: now } });
+        await app.audit.append(
+          {
+            actor,
+            action: 'campaign.default_message_changed',
+            subject: `campaign:defaults:${country}`,
+            changes: diffFields(before ?? null, { message }, ['message']),
+          },
+          tx,
+        );
+        return { code: country, name: CAMPAIGN_COUNTRIES[country], defaultMessage: fillSiteUrl(message, app.config.publicUrl) };
+      });
+    },
+  );
 }

@@ -1,47 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
+import type { CampaignCountry, CampaignProvince, LetterConfirmation, Representative, SubmittedLetter } from '@app/shared';
 import { request } from '../../lib/api';
 
 /** The campaign's calls (base /api/v1.0.0): the directory, sending a letter and confirming it by the e-mailed link. */
 
-export interface Representative {
-  id: string;
-  name: string;
-  party: string | null;
-  district: string;
-  email: string | null;
-  /** False when the representative has no usable e-mail: listed, but cannot be written to (with `note`). */
-  available: boolean;
-  note: string | null;
-}
-
-export interface Province {
-  name: string;
-  representatives: Representative[];
-}
-
-export interface Country {
-  code: string;
-  name: string;
-  defaultMessage: string;
-  provinces: Province[];
-}
-
+export type { LetterConfirmation, Representative, SubmittedLetter };
+export type Province = CampaignProvince;
+export type Country = CampaignCountry;
 export type Directory = Country[];
-
-export interface SubmittedLetter {
-  _id: string;
-  state: string;
-  expiresAt: string;
-  /** The server's words telling the sender to confirm by e-mail. */
-  notice: string;
-}
-
-export interface LetterConfirmation {
-  _id: string;
-  /** awaiting_confirmation, confirmed, sent, expired or failed. */
-  state: string;
-  representative: { name: string; district: string };
-}
 
 export type LetterBody = Record<string, string>;
 
