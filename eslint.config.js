@@ -1,8 +1,19 @@
+import { readdirSync } from 'node:fs';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** The folders in `dir` (relative to this file): each is a feature or an area, so a new one is covered at once. */
+function subfolders(dir) {
+  return readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
 /** Web features; each may import only itself, components/ and lib/ (features meet in app/). */
-const features = ['auth', 'records', 'home', 'about', 'gallery', 'dashboard', 'admin', 'campaign', 'reports'];
+const features = subfolders('./apps/web/src/features/');
+
+/** Server areas (apps/server/src/modules/*). */
+const serverAreas = subfolders('./apps/server/src/modules/');
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -41,6 +52,21 @@ export default tseslint.config(
     files: ['apps/server/**'],
     rules: restrict([{ group: ['@app/web', '**/apps/web/src/**'], message: 'The server does not import web code.' }]),
   },
+  // The server's shared layers (database, services, plugins) serve every area and depend on none of them.
+  {
+    files: ['apps/server/src/db/**', 'apps/server/src/services/**', 'apps/server/src/plugins/**'],
+    rules: restrict([{ group: ['**/modules/**', '../modules', '../../modules'], message: 'Shared server layers do not import areas (modules/).' }]),
+  },
+  // An area uses another area's services and types, never its routes: each area registers its own routes.
+  ...serverAreas.map((name) => ({
+    files: [`apps/server/src/modules/${name}/**`],
+    rules: restrict([
+      {
+        group: serverAreas.filter((a) => a !== name).flatMap((other) => [`../${other}/plugin`, `../${other}/*routes*`, `../${other}/cli`]),
+        message: "Areas do not import each other's routes, plugins or commands; use the area's services (decorated or imported).",
+      },
+    ]),
+  })),
   {
     files: ['apps/web/src/components/**', 'apps/web/src/lib/**'],
     rules: restrict([{ group: ['**/features/**'], message: 'Shared UI and lib do not depend on features.' }]),
