@@ -7,9 +7,9 @@ import { request, requestPage } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
-import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
+import { ErrorNotice } from '../../components/Status';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { Pager } from './Pager';
+import { PagedTable } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -72,52 +72,29 @@ export default function AuditPage() {
           {t('admin.clearFilter')}
         </button>
       </form>
-      {entries.isPending ? (
-        <Loading />
-      ) : entries.error ? (
-        <ErrorNotice error={entries.error} onRetry={() => void entries.refetch()} />
-      ) : entries.data.items.length === 0 ? (
-        <EmptyState text={t('admin.noEntries')} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{t('admin.at')}</th>
-                <th scope="col">{t('admin.actor')}</th>
-                <th scope="col">{t('admin.action')}</th>
-                <th scope="col">{t('admin.record')}</th>
-                <th scope="col">{t('admin.changes')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.data.items.map((row) => (
-                <tr key={row.seq}>
-                  <td>{row.seq}</td>
-                  <td>{formatDateTime(row.at, i18n.language)}</td>
-                  <td>
-                    {row.actorId ? (
-                      <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })}>
-                        <code>{row.actorId}</code>
-                      </button>
-                    ) : null}{' '}
-                    {row.actorRole ?? ''}
-                  </td>
-                  <td>{row.action}</td>
-                  <td>
-                    <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
-                  </td>
-                  <td>
-                    <code>{Object.keys(row.changes ?? {}).join(', ')}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={PAGE_SIZE} total={entries.data.total} onPage={setPage} />
-        </div>
-      )}
+      <PagedTable query={entries} headings={['#', t('admin.at'), t('admin.actor'), t('admin.action'), t('admin.record'), t('admin.changes')]} emptyText={t('admin.noEntries')} page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+        {(row) => (
+          <tr key={row.seq}>
+            <td>{row.seq}</td>
+            <td>{formatDateTime(row.at, i18n.language)}</td>
+            <td>
+              {row.actorId ? (
+                <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })}>
+                  <code>{row.actorId}</code>
+                </button>
+              ) : null}{' '}
+              {row.actorRole ?? ''}
+            </td>
+            <td>{row.action}</td>
+            <td>
+              <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
+            </td>
+            <td>
+              <code>{Object.keys(row.changes ?? {}).join(', ')}</code>
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </section>
   );
 }

@@ -6,9 +6,8 @@ import { request, requestPage } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
-import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { Pager } from './Pager';
+import { PagedTable } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -51,58 +50,37 @@ export default function TrashPage() {
           {feedback.text}
         </p>
       ) : null}
-      {trash.isPending ? (
-        <Loading />
-      ) : trash.error ? (
-        <ErrorNotice error={trash.error} onRetry={() => void trash.refetch()} />
-      ) : trash.data.items.length === 0 ? (
-        <EmptyState text={t('admin.trashEmpty')} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.title')}</th>
-                <th scope="col">{t('admin.category')}</th>
-                <th scope="col">{t('admin.deletedAt')}</th>
-                <th scope="col">{t('admin.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {trash.data.items.map((record) => (
-                <tr key={record._id}>
-                  <td>{record.title}</td>
-                  <td>{t(CATEGORIES[record.category]?.singular ?? record.category)}</td>
-                  <td>{formatDateTime(record.deletedAt, i18n.language)}</td>
-                  <td className="admin-actions">
-                    <button
-                      type="button"
-                      className="btn"
-                      disabled={act.isPending}
-                      aria-label={`${t('admin.restore')}: ${record.title}`}
-                      onClick={() => act.mutate({ record, purge: false })}
-                    >
-                      {t('admin.restore')}
-                    </button>
-                    {can.purge(user) ? (
-                      <button
-                        type="button"
-                        className="btn btn-secondary"
-                        disabled={act.isPending}
-                        aria-label={`${t('admin.purge')}: ${record.title}`}
-                        onClick={() => window.confirm(t('admin.confirmPurge')) && act.mutate({ record, purge: true })}
-                      >
-                        {t('admin.purge')}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={PAGE_SIZE} total={trash.data.total} onPage={setPage} />
-        </div>
-      )}
+      <PagedTable query={trash} headings={[t('admin.title'), t('admin.category'), t('admin.deletedAt'), t('admin.actions')]} emptyText={t('admin.trashEmpty')} page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+        {(record) => (
+          <tr key={record._id}>
+            <td>{record.title}</td>
+            <td>{t(CATEGORIES[record.category]?.singular ?? record.category)}</td>
+            <td>{formatDateTime(record.deletedAt, i18n.language)}</td>
+            <td className="admin-actions">
+              <button
+                type="button"
+                className="btn"
+                disabled={act.isPending}
+                aria-label={`${t('admin.restore')}: ${record.title}`}
+                onClick={() => act.mutate({ record, purge: false })}
+              >
+                {t('admin.restore')}
+              </button>
+              {can.purge(user) ? (
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  disabled={act.isPending}
+                  aria-label={`${t('admin.purge')}: ${record.title}`}
+                  onClick={() => window.confirm(t('admin.confirmPurge')) && act.mutate({ record, purge: true })}
+                >
+                  {t('admin.purge')}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </section>
   );
 }

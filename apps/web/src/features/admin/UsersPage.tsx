@@ -6,9 +6,8 @@ import { request, requestPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
-import { ErrorNotice, Loading } from '../../components/Status';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { Pager } from './Pager';
+import { PagedTable } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -49,52 +48,33 @@ export default function UsersPage() {
           {feedback.text}
         </p>
       ) : null}
-      {users.isPending ? (
-        <Loading />
-      ) : users.error ? (
-        <ErrorNotice error={users.error} onRetry={() => void users.refetch()} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.name')}</th>
-                <th scope="col">{t('admin.email')}</th>
-                <th scope="col">{t('admin.active')}</th>
-                <th scope="col">{t('admin.role')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.items.map((user) => (
-                <tr key={user.id}>
-                  <td>
-                    {fullName(user)}
-                    <br />
-                    <small>{formatDate(user.createdAt, i18n.language)}</small>
-                  </td>
-                  <td>{user.email}</td>
-                  <td>{t(user.active ? 'admin.yes' : 'admin.no')}</td>
-                  <td>
-                    <select
-                      aria-label={t('admin.roleOf', { name: fullName(user) })}
-                      value={user.role}
-                      disabled={changeRole.isPending}
-                      onChange={(e) => changeRole.mutate({ user, role: e.target.value as Role })}
-                    >
-                      {ROLES.map((role) => (
-                        <option key={role} value={role}>
-                          {t(`admin.roles.${role}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager page={page} pageSize={PAGE_SIZE} total={users.data.total} onPage={setPage} />
-        </div>
-      )}
+      <PagedTable query={users} headings={[t('admin.name'), t('admin.email'), t('admin.active'), t('admin.role')]} page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+        {(user) => (
+          <tr key={user.id}>
+            <td>
+              {fullName(user)}
+              <br />
+              <small>{formatDate(user.createdAt, i18n.language)}</small>
+            </td>
+            <td>{user.email}</td>
+            <td>{t(user.active ? 'admin.yes' : 'admin.no')}</td>
+            <td>
+              <select
+                aria-label={t('admin.roleOf', { name: fullName(user) })}
+                value={user.role}
+                disabled={changeRole.isPending}
+                onChange={(e) => changeRole.mutate({ user, role: e.target.value as Role })}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {t(`admin.roles.${role}`)}
+                  </option>
+                ))}
+              </select>
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </section>
   );
 }
