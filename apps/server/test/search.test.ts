@@ -208,6 +208,22 @@ describe('search', () => {
     expect(entries()).toBe(after + 1);
   });
 
+  it('the search page is cached per search: one entry per normalised search, none for a bad one', async () => {
+    const stats = () => t.app.publicCache.stats();
+    const page = (url: string) => call(t.app, { method: 'GET', url });
+    const first = await page('/search?q=invented&region=afar');
+    expect(first.status).toBe(200);
+    const before = stats();
+    const again = await page('/search?region=afar&q=%20invented&utm_source=x');
+    expect(again.raw.body).toBe(first.raw.body);
+    expect(stats().entries).toBe(before.entries);
+    expect((await page('/search?q=lantern')).status).toBe(200);
+    expect(stats().entries).toBeGreaterThan(before.entries);
+    const entries = stats().entries;
+    expect((await page('/search?from=not-a-date')).status).toBe(200);
+    expect(stats().entries).toBe(entries);
+  });
+
   it('a change of records clears cached searches', async () => {
     const before = await search('q=latecomer');
     expect(before.body.total).toBe(0);
