@@ -18,7 +18,8 @@ export default fp(
             'Answers {total, hits: [{record, snippet}], facets, nextCursor}. `record` is the record as the category ' +
             'routes show it; `snippet` is the text around the words found, as plain-text pieces [{text, match}] ' +
             `(match: a word found; never HTML). With \`q\`, hits go best match first: full text (no stemming, so ` +
-            'Amharic words match as written) or a name or title with a letter or two wrong (trigram similarity); ' +
+            'Amharic words match as written) or, when that finds nothing, names and titles with a letter or two wrong ' +
+            '(trigram similarity); ' +
             'without `q`, newest first. `facets` counts the records found per value of ' +
             `${SEARCH_FACETS.join(', ')} (region "${UNKNOWN_REGION}": not recorded). Anonymous readers search public, ` +
             `live records only; signed-in readers also non-public ones. Pages of ${SEARCH_LIMIT_DEFAULT} ` +

@@ -39,21 +39,39 @@ interface Row {
   facets: [SearchFacet, string, number][];
 }
 
+/** How the words are matched: as full text, or (when full text finds nothing) as names with a letter or two wrong. */
+type WordMatch = 'text' | 'names';
+
 /**
- * One page of search results with the total and the facet counts, in one statement: the records that match (the
- * filters, who is reading, and the words as full text or as a name with a letter wrong) are found once, then counted,
- * counted per facet value, and paged. Facet counts are those of the records found, every filter applied.
+ * One page of search results with the total and the facet counts: the records that match (the filters, who is
+ * reading, and the words) are found once, then counted, counted per facet value, and paged, in one statement. Words
+ * are matched as full text; only when that finds nothing are they matched against names and titles by trigram
+ * similarity (a name misspelt by a letter). Similarity is slow where many names share a word, and ranking every
+ * full-text match by it too cost a second per search at 100k records, so it is the fallback, not a second branch of
+ * every search. Facet counts are those of the records found, every filter applied.
  */
-export async function searchRecords(db: Db, { filters, cursor, limit = SEARCH_LIMIT_DEFAULT }: SearchInput, visibility: Visibility): Promise<SearchPage> {
+export async function searchRecords(db: Db, input: SearchInput, visibility: Visibility): Promise<SearchPage> {
+  if (!input.filters.q) return searchWith(db, input, visibility, null);
+  const byText = await searchWith(db, input, visibility, 'text');
+  if (byText.total > 0) return byText;
+  return searchWith(db, input, visibility, 'names');
+}
+
+async function searchWith(db: Db, { filters, cursor, limit = SEARCH_LIMIT_DEFAULT }: SearchInput, visibility: Visibility, match: WordMatch | null): Promise<SearchPage> {
   const { q, ...rest } = filters;
   const where = filterConditions(rest, visibility);
   let rank: SQL = sql`0::real`;
   let tsQuery: SQL | null = null;
-  if (q) {
+  if (q && match) {
     tsQuery = textQuery(q);
     const words = normaliseSearchText(q);
-    where.push(sql`(${searchColumns.vector} @@ ${tsQuery} or ${words} <% ${searchColumns.names})`);
-    rank = sql`(ts_rank_cd(${searchColumns.vector}, ${tsQuery}) + word_similarity(${words}, ${searchColumns.names}))::real`;
+    if (match === 'text') {
+      where.push(sql`${searchColumns.vector} @@ ${tsQuery}`);
+      rank = sql`ts_rank_cd(${searchColumns.vector}, ${tsQuery})::real`;
+    } else {
+      where.push(sql`${words} <% ${searchColumns.names}`);
+      rank = sql`word_similarity(${words}, ${searchColumns.names})::real`;
+    }
   }
   const ranked = tsQuery !== null;
   const order = ranked ? sql`m.rank desc, m.id desc` : sql`m.created_at desc, m.id desc`;
@@ -87,7 +105,7 @@ export async function searchRecords(db: Db, { filters, cursor, limit = SEARCH_LI
         from m group by grouping sets ((category), (region), (victimizer), (killing_type), (year), (confirmed))
       ) f where f.value is not null) as facets`;
 
-  const [row] = ranked
+  const [row] = match === 'names'
     ? await db.transaction(async (tx) => {
         // Local to this transaction: the threshold of the name operator (<%) for this search only.
         await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SIMILARITY)}, true)`);
