@@ -8,6 +8,7 @@ import { parseArgs } from './lib/args.mjs';
 import { compareFiles } from './lib/compare.mjs';
 import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
+import { runSearch } from './lib/phase-search.mjs';
 import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
 import { runExport } from './lib/phase-export.mjs';
@@ -29,7 +30,7 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,footprint,web,export   parts to run (default: the first four)
+  --only=http,queries,search,footprint,web,export   parts to run (default: all but export)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
@@ -76,6 +77,7 @@ const results = {
   parts: opts.only,
   seed: {},
   queries: {},
+  search: {},
   http: {},
   web: null,
   notes: [],
@@ -123,7 +125,7 @@ async function main() {
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
   const dataDir = path.join(work, 'data');
   try {
-    if (opts.only.includes('http') || opts.only.includes('queries')) {
+    if (opts.only.includes('http') || opts.only.includes('queries') || opts.only.includes('search')) {
       const httpSizes = opts.httpAt === 'all' ? opts.sizes : [opts.sizes.at(-1)];
       for (const size of opts.sizes) {
         console.log(`== ${size.toLocaleString('en')} records ==`);
@@ -144,6 +146,14 @@ async function main() {
           const site = await startSite(siteOptions);
           try {
             results.queries[size] = await runQueries({ site, sql, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
+          } finally {
+            await site.stop();
+          }
+        }
+        if (opts.only.includes('search')) {
+          const site = await startSite(siteOptions);
+          try {
+            results.search[size] = await runSearch({ site, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
           } finally {
             await site.stop();
           }

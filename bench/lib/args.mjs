@@ -1,9 +1,9 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'footprint', 'web', 'export'];
+const PARTS = ['http', 'queries', 'search', 'footprint', 'web', 'export'];
 /** What runs without --only: the parts that measure every read and page. */
-const DEFAULT_PARTS = ['http', 'queries', 'footprint', 'web'];
+const DEFAULT_PARTS = ['http', 'queries', 'search', 'footprint', 'web'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 

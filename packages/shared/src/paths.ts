@@ -5,6 +5,7 @@ import type { CategorySlug } from './categories/types';
 export const paths = {
   home: '/',
   about: '/about',
+  search: '/search',
   images: '/images',
   image: (id: string) => `/images/${id}`,
   imageEdit: (id: string) => `/images/edit/${id}`,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import docsPlugin from './docs/plugin';
 import capturesPlugin from './captures/plugin';
 import recordsPlugin from './records/plugin';
+import searchArea from './search/plugin';
 import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
@@ -18,6 +19,8 @@ export const areaPlugins: FastifyPluginAsync[] = [
   // Before records: record writes queue captures of the links they cite.
   capturesPlugin,
   recordsPlugin,
+  // After records: a search's hits are records, read as the records area serialises them.
+  searchArea,
   auditRoutes,
   usersArea,
   campaignArea,

@@ -25,6 +25,7 @@ export interface RouteHandle {
 const screens = {
   ...import.meta.glob<PageModule>('../features/*/*Page.tsx'),
   ...import.meta.glob<PageModule>('./DashboardRoute.tsx'),
+  ...import.meta.glob<PageModule>('./SearchRoute.tsx'),
 };
 
 /** The build manifest names a module by its path from the web app's folder: '../x/Y.tsx' here is 'src/x/Y.tsx'. */
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, ...publicScreen('../features/home/HomePage.tsx') },
       { path: 'about', ...publicScreen('../features/about/AboutPage.tsx') },
+      { path: 'search', ...publicScreen('./SearchRoute.tsx') },
       { path: 'images', ...publicScreen('../features/gallery/GalleryPage.tsx') },
       { path: 'images/:id', ...publicScreen('../features/gallery/ImageViewerPage.tsx') },
       { path: 'images/edit/:id', ...guarded('../features/gallery/ImageEditPage.tsx') },

@@ -59,6 +59,9 @@ export function Header() {
           <li>
             <NavLink to={paths.list('events')}>{t('nav.events')}</NavLink>
           </li>
+          <li>
+            <NavLink to={paths.search}>{t('search.nav')}</NavLink>
+          </li>
           {user ? (
             <li>
               <NavLink to={paths.dashboard}>{t('nav.dashboard')}</NavLink>

@@ -60,12 +60,17 @@ export function cacheKey(request: FastifyRequest, options: CacheKeyOptions = {})
   const query = options.query ?? ((request.query ?? {}) as Record<string, unknown>);
   const names = (options.params ?? Object.keys(query)).filter((name) => query[name] !== undefined).sort();
   if (!names.length) return pathname;
-  const pair = (name: string) => {
-    const value = String(query[name]);
+  const pair = (name: string, raw: unknown) => {
+    const value = String(raw);
     // A bare flag (`?front`) keeps its spelling, so the key of a plain request is its own URL (answered by the first hook).
     return value === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
   };
-  return `${pathname}?${names.map(pair).join('&')}`;
+  // A repeated parameter (`?region=a&region=b`, validated into a sorted array) is written as the URL repeats it.
+  const pairs = names.flatMap((name) => {
+    const value = query[name];
+    return Array.isArray(value) ? value.map((one) => pair(name, one)) : [pair(name, value)];
+  });
+  return `${pathname}?${pairs.join('&')}`;
 }
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
 const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);

@@ -31,7 +31,7 @@ export function readKey(target: ReadTarget): string {
   return JSON.stringify(target);
 }
 
-function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
+export function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   let parsed: { value: unknown } | null = null;
   return {
@@ -46,7 +46,7 @@ function answer(status: number, headers: Record<string, string>, body: string | 
 }
 
 /** A weak ETag over the body's parts (their SHA-256s, or the body itself) and the list total. */
-function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
+export function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return `W/"${hash.update(headers[TOTAL_COUNT_HEADER] ?? '').digest('base64url').slice(0, 27)}"`;
@@ -107,7 +107,7 @@ export async function computeRead(app: FastifyInstance, target: ReadTarget, incl
 }
 
 /** A serialised record for one read: from the kept fragments, or made now (and kept when it may be). */
-type Fragment = RecordFragment & { trashed?: boolean };
+export type Fragment = RecordFragment & { trashed?: boolean };
 
 /**
  * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
@@ -115,7 +115,7 @@ type Fragment = RecordFragment & { trashed?: boolean };
  * (a hidden file's URL is signed for its reader and expires). `generation`: taken before the ids were read, so a
  * change in between keeps nothing read before it.
  */
-async function recordsAsFragments(
+export async function recordsAsFragments(
   app: FastifyInstance,
   ids: readonly string[],
   generation = app.recordFragments.currentGeneration(),

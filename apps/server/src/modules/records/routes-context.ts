@@ -5,7 +5,8 @@ import { can, recordInputSchema, uploadFields, type Actor, type CategoryDef } fr
 import { httpError } from '../../errors';
 import { sendPerRequest } from '../../compression';
 import { etagMatches } from '../../etag';
-import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import type { CacheKeyOptions } from '../cache/plugin';
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDto } from './dto';
 import { isUuid } from './paging';
 import { computeRead, type ReadResponse, type ReadTarget } from './reads';
@@ -50,40 +51,66 @@ export interface RecordRoutes {
   staffOnly: ReturnType<FastifyInstance['requireRole']>;
 }
 
+/**
+ * Sends a read computed for its reader: anonymous readers through the response cache (keyed by `cacheKeyOptions`),
+ * signed-in readers computed with what they may read, never stored. Every read of records (lists, search) is sent by
+ * this one function, so none of them can store a signed-in answer where an anonymous visitor would get it.
+ */
+export async function sendReadFor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  compute: (includePrivate: boolean) => Promise<ReadResponse>,
+  cacheKeyOptions?: CacheKeyOptions,
+): Promise<FastifyReply> {
+  const anonymousRead = async () => {
+    const produced = await compute(false);
+    if (produced.status === 200) produced.headers['cache-control'] ??= PUBLIC_CACHE_CONTROL;
+    return produced;
+  };
+  if (!request.hasAuthHeader && app.hasDecorator('publicCache')) {
+    // The response cache (modules/cache) stores the serialised answer and handles If-None-Match itself.
+    return app.publicCache.serve(
+      request,
+      reply,
+      async () => {
+        const produced = await anonymousRead();
+        return {
+          status: produced.status,
+          headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
+          body: produced.bytes,
+          cacheable: produced.status === 200,
+        };
+      },
+      cacheKeyOptions,
+    );
+  }
+  let response: ReadResponse;
+  if (!request.hasAuthHeader) {
+    response = await anonymousRead();
+  } else {
+    const actor = await request.getActor();
+    response = await compute(can.readPrivate(actor));
+    if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
+  }
+  if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {
+    const { etag, 'cache-control': cacheControl } = response.headers;
+    return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
+  }
+  reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
+  return sendPerRequest(request, reply, response.bytes);
+}
+
 export function recordRoutes(app: FastifyInstance, writes: RecordWrites): RecordRoutes {
-  async function sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget) {
-    let response: ReadResponse;
-    if (!request.hasAuthHeader && app.hasDecorator('publicCache')) {
-      // The response cache (modules/cache) stores the serialised answer and handles If-None-Match itself.
-      return app.publicCache.serve(
-        request,
-        reply,
-        async () => {
-          const produced = await app.publicReads.read(target);
-          return {
-            status: produced.status,
-            headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
-            body: produced.bytes,
-            cacheable: produced.status === 200,
-          };
-        },
-        // One record or image reads no query parameter: any given is ignored, not a key of its own.
-        target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
-      );
-    }
-    if (!request.hasAuthHeader) {
-      response = await app.publicReads.read(target);
-    } else {
-      const actor = await request.getActor();
-      response = await computeRead(app, target, can.readPrivate(actor));
-      if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
-    }
-    if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {
-      const { etag, 'cache-control': cacheControl } = response.headers;
-      return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
-    }
-    reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
-    return sendPerRequest(request, reply, response.bytes);
+  function sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget) {
+    return sendReadFor(
+      app,
+      request,
+      reply,
+      (includePrivate) => (includePrivate ? computeRead(app, target, true) : app.publicReads.read(target)),
+      // One record or image reads no query parameter: any given is ignored, not a key of its own.
+      target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
+    );
   }
 
   async function actorOf(request: FastifyRequest): Promise<Actor> {

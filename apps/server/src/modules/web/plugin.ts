@@ -3,7 +3,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import type { BrandConfig } from '@app/shared';
+import { paths, searchQuerySchema, type BrandConfig } from '@app/shared';
+import type { CacheKeyOptions } from '../cache/plugin';
+import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
@@ -15,6 +17,19 @@ export { WEB_DIST };
  * share link's `?utm_source=`, gets the same page from the same cache entry.
  */
 const PAGE_PARAMS = ['page', 'view'] as const;
+
+/**
+ * The cache entry of a page: its path and PAGE_PARAMS; the search page's by its validated, normalised filters (as the
+ * search API's), so each search is its own entry and a search spelled otherwise is the same one. A search with a bad
+ * parameter is rendered (its message shown) but not stored.
+ */
+function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cacheable: boolean } {
+  const pathname = request.url.split('?', 1)[0];
+  if (pathname !== paths.search) return { options: { params: PAGE_PARAMS }, cacheable: true };
+  const parsed = searchQuerySchema.safeParse(request.query ?? {});
+  if (!parsed.success) return { options: { params: Object.keys(request.query ?? {}) }, cacheable: false };
+  return { options: { query: normaliseSearchQuery(parsed.data) }, cacheable: true };
+}
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
@@ -92,16 +107,23 @@ export default fp(
 
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
-    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      app.publicCache.serve(
+    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const key = pageCacheKey(request);
+      return app.publicCache.serve(
         request,
         reply,
         async () => {
           const page = await app.renderPage(request);
-          return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html };
+          return {
+            status: page.status,
+            headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+            body: page.html,
+            cacheable: key.cacheable,
+          };
         },
-        { params: PAGE_PARAMS },
+        key.options,
       );
+    };
 
     // Every client route: the shell. API and media paths keep their JSON 404s.
     app.setNotFoundHandler((request, reply) => {

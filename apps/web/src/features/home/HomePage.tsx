@@ -34,6 +34,12 @@ export default function HomePage() {
   return (
     <div className="home">
       <PageTitle title={t('pages.home')} className="visually-hidden" />
+      {/* A plain GET form: it opens the server-rendered search page and adds no script to the home page. */}
+      <form role="search" method="get" action={paths.search} className="home-search">
+        <label htmlFor="home-search-q">{t('search.homeLabel')}</label>
+        <input id="home-search-q" type="search" name="q" maxLength={200} />
+        <button type="submit">{t('search.submit')}</button>
+      </form>
       <nav className="home-tiles" aria-label={t('home.tilesLabel')}>
         <ul>
           {TILES.map((tile) => (

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { SEARCH_LIMIT_DEFAULT, type SearchQuery } from '@app/shared';
+import { answer, recordsAsFragments, type ReadResponse } from '../records/reads';
+import { decodeSearchCursor, encodeSearchCursor } from './cursor';
+import { searchRecords } from './query';
+
+/** The search's parameters as they decide the answer: validated, sorted, without repeats or default values. */
+export function normaliseSearchQuery(query: SearchQuery): SearchQuery {
+  return {
+    ...query,
+    // Words are found alike however they are spaced, so spacing makes no entry of its own.
+    q: query.q?.replace(/\s+/g, ' '),
+    limit: query.limit === SEARCH_LIMIT_DEFAULT ? undefined : query.limit,
+  };
+}
+
+/**
+ * The search's answer, serialised: each hit is a record's JSON as every read shows it (the records' kept fragments,
+ * so a page of hits is not serialised again) with its snippet, then the facet counts and the next page's cursor.
+ */
+export async function computeSearch(app: FastifyInstance, query: SearchQuery, includePrivate: boolean): Promise<ReadResponse> {
+  const { cursor: cursorText, limit, ...filters } = query;
+  let cursor = null;
+  if (cursorText !== undefined) {
+    cursor = decodeSearchCursor(cursorText, Boolean(filters.q));
+    if (!cursor) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
+  }
+  const generation = app.recordFragments.currentGeneration();
+  const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate });
+  const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation);
+  const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"hits":[`)];
+  let first = true;
+  found.hits.forEach((hit, i) => {
+    const fragment = fragments[i];
+    // Trashed between the search and the read of its records: left out, as the next search will.
+    if (!fragment || fragment.trashed) return;
+    parts.push(Buffer.from(`${first ? '' : ','}{"record":`), fragment.bytes, Buffer.from(`,"snippet":${JSON.stringify(hit.snippet)}}`));
+    first = false;
+  });
+  parts.push(
+    Buffer.from(`],"facets":${JSON.stringify(found.facets)},"nextCursor":${JSON.stringify(found.nextCursor ? encodeSearchCursor(found.nextCursor) : null)}}`),
+  );
+  const bytes = Buffer.concat(parts);
+  return answer(200, { etag: `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` }, bytes);
+}
