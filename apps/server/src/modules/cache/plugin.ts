@@ -6,6 +6,7 @@ import { API_BASE } from '@app/shared';
 import { etagMatches } from '../../etag';
 import type { ContentChange } from '../../plugins/services';
 import type { Encoding } from '../../compression';
+import { cacheKey, type CacheKeyOptions } from './keys';
 import {
   answerFromCache,
   makeEntry,
@@ -40,38 +41,6 @@ const CHANNEL = 'public_cache_invalidate';
 /** The public list of delivered letters, in the API and as a page. */
 const isReportsKey = (key: string) => key.startsWith(`${API_BASE}/reports`) || key === '/reports' || key.startsWith('/reports?');
 
-export interface CacheKeyOptions {
-  /**
-   * The query parameters that change the answer. Without it, those of the route's validated query (its schema drops
-   * the parameters it does not know); pages, which have no schema, name theirs.
-   */
-  params?: readonly string[];
-  /** The validated parameters, for a route that validates its query itself. */
-  query?: Record<string, unknown>;
-}
-
-/**
- * The key of a public answer: the path and the parameters that change it, sorted, with their validated values. A
- * request with parameters added to miss the cache (`?_b=<random>`), reordered, or spelled otherwise (`limit=012`)
- * finds the same entry, so query strings can neither fill the cache nor get past it.
- */
-export function cacheKey(request: FastifyRequest, options: CacheKeyOptions = {}): string {
-  const pathname = request.url.split('?', 1)[0] ?? '/';
-  const query = options.query ?? ((request.query ?? {}) as Record<string, unknown>);
-  const names = (options.params ?? Object.keys(query)).filter((name) => query[name] !== undefined).sort();
-  if (!names.length) return pathname;
-  const pair = (name: string, raw: unknown) => {
-    const value = String(raw);
-    // A bare flag (`?front`) keeps its spelling, so the key of a plain request is its own URL (answered by the first hook).
-    return value === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
-  };
-  // A repeated parameter (`?region=a&region=b`, validated into a sorted array) is written as the URL repeats it.
-  const pairs = names.flatMap((name) => {
-    const value = query[name];
-    return Array.isArray(value) ? value.map((one) => pair(name, one)) : [pair(name, value)];
-  });
-  return `${pathname}?${pairs.join('&')}`;
-}
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
 const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 

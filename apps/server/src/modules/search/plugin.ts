@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, SEARCH_FACETS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, UNKNOWN_REGION, searchQuerySchema } from '@app/shared';
-import { sendReadFor } from '../records/routes-context';
+import { sendReadFor } from '../cache/send-read';
 import { computeSearch, normaliseSearchQuery } from './reads';
 
 /** GET /search: full-text and name search over every category, with facet counts, for what the reader may read. */

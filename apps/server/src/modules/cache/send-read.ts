@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { can } from '@app/shared';
+import { sendPerRequest } from '../../compression';
+import { etagMatches } from '../../etag';
+import type { ReadResponse } from '../records/reads';
+import type { CacheKeyOptions } from './keys';
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from './response-cache';
+
+/**
+ * Sends a read computed for its reader: anonymous readers through the response cache (keyed by `cacheKeyOptions`),
+ * signed-in readers computed with what they may read, never stored. Every read of records (lists, search) is sent by
+ * this one function, so none of them can store a signed-in answer where an anonymous visitor would get it.
+ */
+export async function sendReadFor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  compute: (includePrivate: boolean) => Promise<ReadResponse>,
+  cacheKeyOptions?: CacheKeyOptions,
+): Promise<FastifyReply> {
+  const anonymousRead = async () => {
+    const produced = await compute(false);
+    if (produced.status === 200) produced.headers['cache-control'] ??= PUBLIC_CACHE_CONTROL;
+    return produced;
+  };
+  if (!request.hasAuthHeader && app.hasDecorator('publicCache')) {
+    // The response cache (modules/cache) stores the serialised answer and handles If-None-Match itself.
+    return app.publicCache.serve(
+      request,
+      reply,
+      async () => {
+        const produced = await anonymousRead();
+        return {
+          status: produced.status,
+          headers: { ...produced.headers, 'content-type': 'application/json; charset=utf-8' },
+          body: produced.bytes,
+          cacheable: produced.status === 200,
+        };
+      },
+      cacheKeyOptions,
+    );
+  }
+  let response: ReadResponse;
+  if (!request.hasAuthHeader) {
+    response = await anonymousRead();
+  } else {
+    const actor = await request.getActor();
+    response = await compute(can.readPrivate(actor));
+    if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
+  }
+  if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {
+    const { etag, 'cache-control': cacheControl } = response.headers;
+    return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
+  }
+  reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
+  return sendPerRequest(request, reply, response.bytes);
+}
