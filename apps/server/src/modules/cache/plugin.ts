@@ -68,7 +68,9 @@ export function cacheKey(request: FastifyRequest, options: CacheKeyOptions = {})
   return `${pathname}?${names.map(pair).join('&')}`;
 }
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
-const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_ANSWER = new Set([
+  'content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id',
+]);
 
 /** Sends an entry; `body` is the one picked for this request's Accept-Encoding. */
 function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse, picked: () => ReturnType<typeof pickEncoding>): FastifyReply {
@@ -106,13 +108,11 @@ export default fp<{ cache: ResponseCache }>(
       if (from !== instanceId) app.contentChanged({ area: area === 'reports' ? 'reports' : 'records', elsewhere: true });
     };
 
-    if (app.redis) {
-      const subscriber = app.redis.duplicate();
-      await subscriber.subscribe(CHANNEL);
-      subscriber.on('message', (_channel, message: string) => fromOthers(message));
-      broadcast = (area) => void app.redis!.publish(CHANNEL, `${instanceId} ${area}`).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
-      app.addHook('onClose', async () => void (await subscriber.quit()));
-    } else if (app.database.url) {
+    // PostgreSQL notifications always carry changes when the database is a server; Redis, when configured, carries
+    // them first. While Redis is unreachable a change goes through PostgreSQL instead, so no process keeps serving
+    // what a write made stale (a change may then arrive twice, which clears twice: harmless).
+    let notifyPostgres: ((area: ContentChange['area']) => void) | null = null;
+    if (app.database.url) {
       const listener = new pg.Client({ connectionString: app.database.url });
       await listener.connect();
       listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
@@ -120,11 +120,28 @@ export default fp<{ cache: ResponseCache }>(
         if (msg.channel === CHANNEL && msg.payload) fromOthers(msg.payload);
       });
       await listener.query(`listen ${CHANNEL}`);
-      broadcast = (area) =>
+      notifyPostgres = (area) =>
         void app.database
           .query('select pg_notify($1, $2)', [CHANNEL, `${instanceId} ${area}`])
           .catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      broadcast = notifyPostgres;
       app.addHook('onClose', async () => void (await listener.end()));
+    }
+    const redis = app.redis;
+    if (redis) {
+      const subscriber = redis.duplicate();
+      // Its outages are reported once by the shared connection (plugins/services.ts).
+      subscriber.on('error', () => {});
+      await subscriber.subscribe(CHANNEL);
+      subscriber.on('message', (_channel, message: string) => fromOthers(message));
+      broadcast = (area) => {
+        if (redis.status !== 'ready' && notifyPostgres) return notifyPostgres(area);
+        void redis.publish(CHANNEL, `${instanceId} ${area}`).catch((err) => {
+          if (notifyPostgres) notifyPostgres(area);
+          else app.log.error({ err }, 'cache broadcast failed');
+        });
+      };
+      app.addHook('onClose', async () => (subscriber.status === 'ready' ? void (await subscriber.quit()) : subscriber.disconnect()));
     }
 
     /** Drops what a change makes stale: delivered letters touch only the reports; anything else, every entry. */
@@ -154,7 +171,11 @@ export default fp<{ cache: ResponseCache }>(
         // The first hook answers exact keys; the same answer asked for with other parameters is found here.
         const stored = anonymous ? cache.get(key) : undefined;
         const accept = request.headers['accept-encoding'];
-        if (stored) return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
+        if (stored) {
+          cache.hits++;
+          return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
+        }
+        if (anonymous) cache.misses++;
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);
