@@ -119,6 +119,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Every variable the configuration reads (the deploy files' test checks theirs against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config extends Env {
   dataDir: string;
   jwtSecret: string;
