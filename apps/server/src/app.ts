@@ -44,6 +44,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger: options.logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdOf,
+    // While closing, requests on connections already open are served and those connections closed (modules/ops),
+    // rather than answered 503: a proxy in front sends the next request to another process, and none fails.
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
@@ -124,6 +125,38 @@ describe('without a metrics token', () => {
   it('/metrics does not exist, even with a bearer token', async () => {
     expect((await bare.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     expect((await bare.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer anything-at-all-1234' } })).statusCode).toBe(404);
+  });
+});
+
+describe('closing (SIGTERM)', () => {
+  let closingApp: TestApp;
+  beforeAll(async () => {
+    closingApp = await createTestApp();
+  }, 60_000);
+  afterAll(async () => closingApp?.close());
+
+  it('serves a request that arrives on an open connection while closing, and closes that connection, instead of a 503', async () => {
+    await closingApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = closingApp.app.server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // A request in flight (its body not all sent) keeps the connection busy while the server starts closing.
+    const body = JSON.stringify({ email: 'closing@example.test', password: 'not the password 1' });
+    socket.write(`POST /api/users/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = closingApp.app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    // The rest of the body, and a second request on the same connection, as a proxy's keep-alive connection sends it.
+    socket.write(`${body.slice(10)}GET /health HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await ended;
+    await closed;
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([401, 200]);
+    const second = received.slice(received.lastIndexOf('HTTP/1.1 '));
+    expect(second.toLowerCase()).toContain('connection: close');
   });
 });
 

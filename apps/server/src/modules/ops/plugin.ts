@@ -30,8 +30,17 @@ export default fp(
   async (app) => {
     const metrics = createMetrics(app);
 
+    // SIGTERM (a restart, an upgrade): the server stops listening, so new connections go to another process, but a
+    // proxy's keep-alive connections may still bring requests. Each is served and its connection closed after the
+    // answer, so the proxy opens its next one elsewhere; the process exits once every connection is done.
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      if (closing) reply.header('connection', 'close');
       done();
     });
     app.addHook('onResponse', (request, reply, done) => {
