@@ -10,6 +10,7 @@ import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
 import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
+import { runCluster } from './lib/phase-cluster.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -29,6 +30,10 @@ const opts = (() => {
 if (opts.help) {
   console.log(`npm run bench -- [options]
   --only=http,queries,footprint,web   parts to run (default: all four)
+  --only=cluster            server processes behind a retrying proxy on PostgreSQL and Redis: one, two, and two
+                            restarted in turn under load (needs --pg's server and Redis; not part of the default)
+  --cluster-seconds=30      seconds of mixed load per cluster run
+  --redis=redis://...       the Redis of the cluster part (default REDIS_URL or redis://127.0.0.1:6379)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
@@ -166,6 +171,9 @@ async function main() {
       results.footprint = haveWrk
         ? await runFootprint({ dataDir, databaseUrl, logFile: path.join(work, 'site.log'), durationS: opts.duration, connections: opts.connections, size, soakS: opts.soak })
         : null;
+    }
+    if (opts.only.includes('cluster')) {
+      results.cluster = await runCluster({ work, pgUrl: opts.pgUrl, redisUrl: opts.redisUrl, durationS: opts.clusterSeconds, connections: opts.connections });
     }
     if (opts.only.includes('web')) {
       results.web = await runWeb({

@@ -2,6 +2,8 @@
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
 const PARTS = ['http', 'queries', 'footprint', 'web'];
+/** Parts run only when asked for with --only (the cluster part needs PostgreSQL and Redis servers). */
+const OPTIONAL_PARTS = ['cluster'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -34,6 +36,8 @@ export function parseArgs(argv) {
     keep: false,
     compare: null,
     help: false,
+    clusterSeconds: 30,
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -41,7 +45,9 @@ export function parseArgs(argv) {
     switch (key) {
       case 'only':
         opts.only = value.split(',').map((s) => s.trim()).filter(Boolean);
-        for (const part of opts.only) if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}" (parts: ${PARTS.join(', ')})`);
+        for (const part of opts.only) {
+          if (![...PARTS, ...OPTIONAL_PARTS].includes(part)) throw new Error(`--only: unknown part "${part}" (parts: ${[...PARTS, ...OPTIONAL_PARTS].join(', ')})`);
+        }
         break;
       case 'sizes':
         opts.sizes = value.split(',').map((s) => Math.round(positiveNumber('sizes', s.replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'))));
@@ -56,6 +62,13 @@ export function parseArgs(argv) {
         break;
       case 'duration':
         opts.duration = Math.min(60, Math.round(positiveNumber(key, value)));
+        break;
+      case 'cluster-seconds':
+        opts.clusterSeconds = Math.min(300, Math.round(positiveNumber(key, value)));
+        break;
+      case 'redis':
+        if (!/^rediss?:\/\//.test(value ?? '')) throw new Error('--redis must be a redis:// URL');
+        opts.redisUrl = value;
         break;
       case 'soak':
         opts.soak = Math.min(300, Math.round(positiveNumber(key, value)));
