@@ -221,6 +221,14 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     const gallery = await get(two, `${API_BASE}/images`);
     expect(JSON.stringify(gallery.json)).toContain(id);
 
+    // Again and again, alternating sides: the other process's cache message must land before the write answers.
+    for (let i = 0; i < 10; i++) {
+      const [writer, reader] = i % 2 ? [two, one] : [one, two];
+      const next = await createRecord(writer, 'victims', { title: `Cluster sample ${i} (test data)` });
+      expect(next.status).toBe(201);
+      expect((await get(reader, `${API_BASE}/victims`)).json.map((r: { _id: string }) => r._id)).toContain(next.json._id);
+    }
+
     // An upload through one is served by the other, byte for byte what one serves.
     const imageUrl = detail.json.imageUrl as string;
     expect(imageUrl).toMatch(/^\/media\/public\//);
