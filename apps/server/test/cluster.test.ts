@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, getCategory } from '@app/shared';
 import { multipart, sampleFields, testImage } from './records-helpers';
 import { startS3Server } from './s3-server';
-import { startTcpProxy } from './tcp-proxy';
+import { deleteRedisKeys, startTcpProxy } from './tcp-proxy';
 
 /**
  * The production topology without containers (issue 24): two server processes and a worker, built as shipped
@@ -179,6 +179,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     for (const site of started) if (site.child.exitCode === null) site.child.kill('SIGKILL');
     await redisRelay?.close();
     await s3?.close().catch(() => {});
+    await deleteRedisKeys(REDIS_URL!, `${dbName}:`);
     if (databaseUrl) {
       const admin = new pg.Client({ connectionString: TEST_PG_URL });
       await admin.connect();

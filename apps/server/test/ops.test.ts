@@ -4,7 +4,7 @@ import { API_BASE } from '@app/shared';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { multipart, sampleFields, testImage } from './records-helpers';
 import { startS3Server } from './s3-server';
-import { startTcpProxy } from './tcp-proxy';
+import { deleteRedisKeys, startTcpProxy } from './tcp-proxy';
 import { getCategory } from '@app/shared';
 
 /** /ready, /metrics, request ids, and what a request meets when S3 or Redis goes away (issue 24). */
@@ -165,16 +165,18 @@ describe.skipIf(!process.env.REDIS_URL)('Redis gone mid-run (needs REDIS_URL: np
   let relay: Awaited<ReturnType<typeof startTcpProxy>>;
   let withRedis: TestApp;
   const warnings: string[] = [];
+  const prefix = `ops-${Date.now().toString(36)}:`;
   beforeAll(async () => {
     const target = new URL(process.env.REDIS_URL!);
     relay = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    withRedis = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, RATE_LIMIT_PREFIX: `ops-${Date.now().toString(36)}:` });
+    withRedis = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, RATE_LIMIT_PREFIX: prefix });
     const log = withRedis.app.log as unknown as { warn: (...args: unknown[]) => void };
     log.warn = (...args: unknown[]) => void warnings.push(args.map((a) => (typeof a === 'string' ? a : '')).join(' '));
   }, 60_000);
   afterAll(async () => {
     await withRedis?.close();
     await relay?.close();
+    await deleteRedisKeys(process.env.REDIS_URL!, prefix);
   });
 
   it('sign-in keeps answering (limits per process, logged once), /ready is 503 for redis, and all is back after', async () => {

@@ -49,3 +49,15 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     close: cut,
   };
 }
+
+/** Removes the rate-limit counters a test left under its own prefix in the shared Redis. */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
