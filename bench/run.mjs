@@ -12,6 +12,7 @@ import { runSearch } from './lib/phase-search.mjs';
 import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
 import { runExport } from './lib/phase-export.mjs';
+import { runCluster } from './lib/phase-cluster.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -30,7 +31,12 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,search,footprint,web,export   parts to run (default: all but export)
+  --only=http,queries,search,footprint,web   parts to run (default: all five)
+  --only=export             the whole collection streamed as CSV and NDJSON: rows/s and memory (not part of the default)
+  --only=cluster            server processes behind a retrying proxy on PostgreSQL and Redis: one, two, and two
+                            restarted in turn under load (needs --pg's server and Redis; not part of the default)
+  --cluster-seconds=30      seconds of mixed load per cluster run
+  --redis=redis://...       the Redis of the cluster part (default REDIS_URL or redis://127.0.0.1:6379)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
@@ -187,6 +193,9 @@ async function main() {
       } finally {
         await site.stop();
       }
+    }
+    if (opts.only.includes('cluster')) {
+      results.cluster = await runCluster({ work, pgUrl: opts.pgUrl, redisUrl: opts.redisUrl, durationS: opts.clusterSeconds, connections: opts.connections });
     }
     if (opts.only.includes('web')) {
       results.web = await runWeb({

@@ -1,9 +1,9 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'search', 'footprint', 'web', 'export'];
-/** What runs without --only: the parts that measure every read and page. */
-const DEFAULT_PARTS = ['http', 'queries', 'search', 'footprint', 'web'];
+const PARTS = ['http', 'queries', 'search', 'footprint', 'web'];
+/** Parts run only when asked for with --only (export streams the whole collection; cluster needs PostgreSQL and Redis). */
+const OPTIONAL_PARTS = ['export', 'cluster'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -15,7 +15,7 @@ function positiveNumber(name, value) {
 
 export function parseArgs(argv) {
   const opts = {
-    only: DEFAULT_PARTS,
+    only: PARTS,
     sizes: null,
     pg: false,
     pgUrl: DEFAULT_PG_URL,
@@ -36,6 +36,8 @@ export function parseArgs(argv) {
     keep: false,
     compare: null,
     help: false,
+    clusterSeconds: 30,
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -43,7 +45,9 @@ export function parseArgs(argv) {
     switch (key) {
       case 'only':
         opts.only = value.split(',').map((s) => s.trim()).filter(Boolean);
-        for (const part of opts.only) if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}" (parts: ${PARTS.join(', ')})`);
+        for (const part of opts.only) {
+          if (![...PARTS, ...OPTIONAL_PARTS].includes(part)) throw new Error(`--only: unknown part "${part}" (parts: ${[...PARTS, ...OPTIONAL_PARTS].join(', ')})`);
+        }
         break;
       case 'sizes':
         opts.sizes = value.split(',').map((s) => Math.round(positiveNumber('sizes', s.replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'))));
@@ -58,6 +62,13 @@ export function parseArgs(argv) {
         break;
       case 'duration':
         opts.duration = Math.min(60, Math.round(positiveNumber(key, value)));
+        break;
+      case 'cluster-seconds':
+        opts.clusterSeconds = Math.min(300, Math.round(positiveNumber(key, value)));
+        break;
+      case 'redis':
+        if (!/^rediss?:\/\//.test(value ?? '')) throw new Error('--redis must be a redis:// URL');
+        opts.redisUrl = value;
         break;
       case 'soak':
         opts.soak = Math.min(300, Math.round(positiveNumber(key, value)));

@@ -12,6 +12,8 @@ import mediaPlugin from './modules/media/plugin';
 import publicCachePlugin from './modules/cache/plugin';
 import { answerFromCache, ResponseCache } from './modules/cache/response-cache';
 import healthRoutes from './modules/health/plugin';
+import opsPlugin from './modules/ops/plugin';
+import { requestIdOf } from './modules/ops/request-id';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
 
@@ -41,6 +43,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     serverFactory: (handler) => createServer((req, res) => answerFromCache(publicResponses, req, res) || handler(req, res)),
     logger: options.logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
+    genReqId: requestIdOf,
+    // While closing, requests on connections already open are served and those connections closed (modules/ops),
+    // rather than answered 503: a proxy in front sends the next request to another process, and none fails.
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -49,6 +55,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(servicesPlugin, { config, database: options.database, runJobs: options.runJobs ?? true });
   await app.register(errorsPlugin);
+  // Before the areas, so its request-id and metrics hooks apply to every route registered after it.
+  await app.register(opsPlugin);
   // Before the security plugin, so a cached answer is sent by the first hook of the request (it replays the
   // security headers its first answer carried).
   await app.register(publicCachePlugin, { cache: publicResponses });

@@ -87,6 +87,8 @@ const envSchema = z.object({
   INITIAL_SUPER_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
   INITIAL_SUPER_PASSWORD: z.string().min(10, { error: 'must be at least 10 characters' }).optional(),
   TRUST_PROXY: bool.default(false),
+  /** Bearer token that opens /metrics (Prometheus); without it /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Every this many audit entries, a signed checkpoint of the chain's head (and at least daily). */
   AUDIT_CHECKPOINT_EVERY: positiveInt(1_000_000).default(100),
@@ -116,6 +118,9 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Every variable the configuration reads (the deploy files' test checks theirs against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface Config extends Env {
   dataDir: string;

@@ -63,6 +63,20 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
       ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
       : null;
     app.decorate('redis', redis);
+    if (redis) {
+      // Without a listener ioredis prints every failed reconnect to stderr; one warning per outage is what helps.
+      let lost = false;
+      redis.on('error', (err) => {
+        if (lost) return;
+        lost = true;
+        app.log.warn({ err }, 'Redis unreachable: rate limits per process, cache changes sent through PostgreSQL; reconnecting');
+      });
+      redis.on('ready', () => {
+        if (!lost) return;
+        lost = false;
+        app.log.warn('Redis reachable again');
+      });
+    }
     const contentListeners: ((change: ContentChange) => void)[] = [];
     app.decorate('onContentChanged', (listener: (change: ContentChange) => void) => void contentListeners.push(listener));
     app.decorate('contentChanged', (change: ContentChange) => {
@@ -74,7 +88,8 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
         }
       }
     });
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    // QUIT would wait for a reconnect while Redis is down, holding up the shutdown; then the socket is just dropped.
+    if (redis) app.addHook('onClose', async () => (redis.status === 'ready' ? void (await redis.quit()) : redis.disconnect()));
     const jobs = new JobQueue(database.db, { log: app.log });
     app.decorate('jobs', jobs);
     // Job handlers are registered by the area plugins; the loop starts once they are all loaded.

@@ -31,6 +31,9 @@ interface MailOptions {
 export class MailService {
   private transport: Promise<Transporter> | null = null;
   readonly mode: 'smtp' | 'outbox';
+  /** Messages handed to the transport and messages it refused, since start (the metrics of /metrics). */
+  sent = 0;
+  failed = 0;
 
   constructor(private readonly options: MailOptions) {
     this.mode = options.smtpUrl ? 'smtp' : 'outbox';
@@ -47,6 +50,17 @@ export class MailService {
   }
 
   async send(message: MailMessage): Promise<SentMail> {
+    try {
+      const sent = await this.deliver(message);
+      this.sent++;
+      return sent;
+    } catch (err) {
+      this.failed++;
+      throw err;
+    }
+  }
+
+  private async deliver(message: MailMessage): Promise<SentMail> {
     const transport = await this.openTransport();
     const info = await transport.sendMail({ from: this.options.from, ...message });
     if (this.mode === 'smtp') return { messageId: info.messageId };

@@ -37,12 +37,17 @@ declare module 'fastify' {
 }
 
 const CHANNEL = 'public_cache_invalidate';
+const ACK_CHANNEL = 'public_cache_invalidated';
+/** The longest a write's answer waits for the other processes to say they cleared their caches. */
+const ACK_WAIT_MS = 1000;
 
 /** The public list of delivered letters, in the API and as a page. */
 const isReportsKey = (key: string) => key.startsWith(`${API_BASE}/reports`) || key === '/reports' || key.startsWith('/reports?');
 
 /** Headers that differ per answer and are written per encoding, never copied from the first response. */
-const PER_ANSWER = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_ANSWER = new Set([
+  'content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id',
+]);
 
 /** Sends an entry; `body` is the one picked for this request's Accept-Encoding. */
 function send(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse, picked: () => ReturnType<typeof pickEncoding>): FastifyReply {
@@ -80,13 +85,11 @@ export default fp<{ cache: ResponseCache }>(
       if (from !== instanceId) app.contentChanged({ area: area === 'reports' ? 'reports' : 'records', elsewhere: true });
     };
 
-    if (app.redis) {
-      const subscriber = app.redis.duplicate();
-      await subscriber.subscribe(CHANNEL);
-      subscriber.on('message', (_channel, message: string) => fromOthers(message));
-      broadcast = (area) => void app.redis!.publish(CHANNEL, `${instanceId} ${area}`).catch((err) => app.log.error({ err }, 'cache broadcast failed'));
-      app.addHook('onClose', async () => void (await subscriber.quit()));
-    } else if (app.database.url) {
+    // PostgreSQL notifications always carry changes when the database is a server; Redis, when configured, carries
+    // them first. While Redis is unreachable a change goes through PostgreSQL instead, so no process keeps serving
+    // what a write made stale (a change may then arrive twice, which clears twice: harmless).
+    let notifyPostgres: ((area: ContentChange['area']) => void) | null = null;
+    if (app.database.url) {
       const listener = new pg.Client({ connectionString: app.database.url });
       await listener.connect();
       listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
@@ -94,12 +97,71 @@ export default fp<{ cache: ResponseCache }>(
         if (msg.channel === CHANNEL && msg.payload) fromOthers(msg.payload);
       });
       await listener.query(`listen ${CHANNEL}`);
-      broadcast = (area) =>
+      notifyPostgres = (area) =>
         void app.database
           .query('select pg_notify($1, $2)', [CHANNEL, `${instanceId} ${area}`])
           .catch((err) => app.log.error({ err }, 'cache broadcast failed'));
+      broadcast = notifyPostgres;
       app.addHook('onClose', async () => void (await listener.end()));
     }
+    // Through Redis a change is acknowledged: each other process, once it has cleared its cache, answers on
+    // ACK_CHANNEL, and the write's response waits for every answer (PUBLISH says how many processes listen; at most
+    // ACK_WAIT_MS), so a read sent to any process after the write's answer sees the write.
+    const unacknowledged = new Set<Promise<void>>();
+    const redis = app.redis;
+    if (redis) {
+      const subscriber = redis.duplicate();
+      // Its outages are reported once by the shared connection (plugins/services.ts).
+      subscriber.on('error', () => {});
+      const waitingForAcks = new Map<string, () => void>();
+      // Under the site's Redis prefix: several sites (or test runs) sharing one Redis neither clear each other's
+      // caches nor count each other's processes.
+      const changes = `${app.config.RATE_LIMIT_PREFIX}${CHANNEL}`;
+      const acks = `${app.config.RATE_LIMIT_PREFIX}${ACK_CHANNEL}`;
+      await subscriber.subscribe(changes, acks);
+      subscriber.on('message', (channel, message: string) => {
+        if (channel === acks) return void waitingForAcks.get(message)?.();
+        fromOthers(message);
+        const [from, , changeId] = message.split(' ');
+        if (from !== instanceId && changeId) void redis.publish(acks, changeId).catch(() => {});
+      });
+      broadcast = (area) => {
+        if (redis.status !== 'ready' && notifyPostgres) return notifyPostgres(area);
+        const changeId = randomUUID();
+        const acknowledged = new Promise<void>((resolve) => {
+          let expected = Infinity;
+          let received = 0;
+          const finish = () => {
+            clearTimeout(timer);
+            waitingForAcks.delete(changeId);
+            resolve();
+          };
+          const timer = setTimeout(finish, ACK_WAIT_MS);
+          waitingForAcks.set(changeId, () => {
+            if (++received >= expected) finish();
+          });
+          redis.publish(changes, `${instanceId} ${area} ${changeId}`).then(
+            (listeners) => {
+              // Every listening process, this one's own subscriber included, which does not answer.
+              expected = listeners - 1;
+              if (received >= expected) finish();
+            },
+            (err) => {
+              if (notifyPostgres) notifyPostgres(area);
+              else app.log.error({ err }, 'cache broadcast failed');
+              finish();
+            },
+          );
+        });
+        unacknowledged.add(acknowledged);
+        void acknowledged.then(() => unacknowledged.delete(acknowledged));
+      };
+      app.addHook('onClose', async () => (subscriber.status === 'ready' ? void (await subscriber.quit()) : subscriber.disconnect()));
+    }
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (unacknowledged.size && request.method !== 'GET' && request.method !== 'HEAD') await Promise.all([...unacknowledged]);
+      return payload;
+    });
 
     /** Drops what a change makes stale: delivered letters touch only the reports; anything else, every entry. */
     function clear(area: ContentChange['area']) {
@@ -128,7 +190,11 @@ export default fp<{ cache: ResponseCache }>(
         // The first hook answers exact keys; the same answer asked for with other parameters is found here.
         const stored = anonymous ? cache.get(key) : undefined;
         const accept = request.headers['accept-encoding'];
-        if (stored) return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
+        if (stored) {
+          cache.hits++;
+          return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
+        }
+        if (anonymous) cache.misses++;
         const generation = cache.currentGeneration();
         const produced = await produce();
         const entry = makeEntry(produced);

@@ -108,6 +108,10 @@ const entrySize = (e: CachedResponse) => e.identity.length + (e.encoded.br?.leng
 export class ResponseCache {
   private readonly lru: LRUCache<string, CachedResponse>;
   private generation = 0;
+  /**
+   * Anonymous reads answered from the cache, and those it had to produce (counted by who answers, not per lookup: one
+   * request may look up its exact URL and then its normalised key).
+   */
   hits = 0;
   misses = 0;
 
@@ -119,10 +123,7 @@ export class ResponseCache {
   }
 
   get(key: string): CachedResponse | undefined {
-    const entry = this.lru.get(key);
-    if (entry) this.hits++;
-    else this.misses++;
-    return entry;
+    return this.lru.get(key);
   }
 
   /** The generation to pass to `set` (taken before producing the response). */
@@ -176,6 +177,7 @@ export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res:
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization || !req.url) return false;
   const entry = cache.get(req.url);
   if (!entry?.wire) return false;
+  cache.hits++;
   if (etagMatches(req.headers['if-none-match'], entry.etag)) {
     res.writeHead(304, entry.wire.base);
     res.end();

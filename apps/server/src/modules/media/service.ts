@@ -289,6 +289,9 @@ export class MediaService {
         await this.db.update(media).set({ status: 'ready', statusReason: reason, publicKey: key }).where(eq(media.id, mediaId));
         return;
       }
+      // The process running the job may not be the one that took the upload (a worker, another server): its staging
+      // folder may not exist yet.
+      await mkdir(this.tmpDir, { recursive: true });
       const work = await mkdtemp(path.join(this.tmpDir, 'video-'));
       try {
         const input = path.join(work, `original.${ext}`);

@@ -1,11 +1,13 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { Config } from '../../config';
+import { AppError } from '../../errors';
 
 /**
  * Where files live. Keys are relative paths: `originals/ab/<id>` (never served publicly) and `public/<name>`
@@ -21,6 +23,29 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Every stored key with its size, in no set order (backups read the whole store). */
   list(): AsyncIterable<{ key: string; size: number }>;
+  /** Resolves when the store can be reached (the folder is writable, the bucket answers); /ready asks it. */
+  ping(): Promise<void>;
+}
+
+/**
+ * The store could not be reached (S3 down, refused, timing out): a 503 the client may retry, never a 500, and the
+ * same clear answer for every route that touches files.
+ */
+export class StorageUnavailableError extends AppError {
+  constructor(cause: unknown) {
+    super(503, { message: 'File storage is unreachable at the moment; nothing was changed, try again shortly' }, { 'retry-after': '30' });
+    this.cause = cause;
+  }
+}
+
+/** Connection-level failures of the S3 client (no HTTP answer, or the server answered 5xx after the SDK's retries). */
+function isUnreachable(err: unknown): boolean {
+  const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  if (!e || typeof e !== 'object') return false;
+  if (['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'].includes(e.code ?? '')) return true;
+  if (e.name === 'TimeoutError' || e.name === 'RequestTimeout') return true;
+  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return e.cause !== undefined && e.cause !== err && isUnreachable(e.cause);
 }
 
 const KEY_SPACES = ['originals', 'public'] as const;
@@ -75,6 +100,11 @@ export class LocalStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.resolve(key), { force: true });
+  }
+
+  async ping(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, fsConstants.W_OK);
   }
 
   async *list(): AsyncIterable<{ key: string; size: number }> {
@@ -146,33 +176,51 @@ export class S3Storage implements Storage {
     return this.prefix + checkKey(key);
   }
 
+  /** Every call to the store goes through here, so an unreachable store is one clear 503 wherever it is met. */
+  private async reach<Output>(call: (client: S3Sdk.S3Client) => Promise<Output>): Promise<Output> {
+    try {
+      return await call(this.client);
+    } catch (err) {
+      if (isUnreachable(err)) throw new StorageUnavailableError(err);
+      throw err;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.reach((c) => c.send(new this.sdk.HeadBucketCommand({ Bucket: this.bucket })));
+  }
+
   async put(key: string, body: Readable | Buffer, contentType: string, size?: number): Promise<void> {
     if (!Buffer.isBuffer(body) && size === undefined) throw new Error('S3Storage.put needs the size of a stream');
-    await this.client.send(
-      new this.sdk.PutObjectCommand({
-        Bucket: this.bucket,
-        Key: this.key(key),
-        Body: body,
-        ContentType: contentType,
-        ContentLength: Buffer.isBuffer(body) ? body.length : size,
-      }),
+    await this.reach((c) =>
+      c.send(
+        new this.sdk.PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(key),
+          Body: body,
+          ContentType: contentType,
+          ContentLength: Buffer.isBuffer(body) ? body.length : size,
+        }),
+      ),
     );
   }
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    const out = await this.client.send(
-      new this.sdk.GetObjectCommand({
-        Bucket: this.bucket,
-        Key: this.key(key),
-        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }),
+    const out = await this.reach((c) =>
+      c.send(
+        new this.sdk.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      ),
     );
     return out.Body as Readable;
   }
 
   async size(key: string): Promise<number | null> {
     try {
-      const out = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const out = await this.reach((c) => c.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
       return out.ContentLength ?? 0;
     } catch (err) {
       if (err instanceof this.sdk.S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound')) return null;
@@ -181,15 +229,15 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+    await this.reach((c) => c.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
   }
 
   async *list(): AsyncIterable<{ key: string; size: number }> {
     for (const space of KEY_SPACES) {
       let token: string | undefined;
       do {
-        const out = await this.client.send(
-          new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${space}/`, ContinuationToken: token }),
+        const out: S3Sdk.ListObjectsV2CommandOutput = await this.reach((c) =>
+          c.send(new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${space}/`, ContinuationToken: token })),
         );
         for (const object of out.Contents ?? []) yield { key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0 };
         token = out.IsTruncated ? out.NextContinuationToken : undefined;

@@ -136,6 +136,59 @@ export async function assertNotBlocked(checks: [RateLimit, string][]): Promise<v
   if (wait > 0) throw httpError.tooMany(wait);
 }
 
-export function counterStore(redis: Redis | null, prefix: string): CounterStore {
-  return redis ? new RedisCounterStore(redis, prefix) : new MemoryCounterStore();
+/**
+ * Redis while it answers; while it does not (down, restarting), this process's own counters, so sign-in keeps working
+ * with limits held per process instead of failing every attempt. One warning when Redis is lost, one when it is back.
+ */
+export class FallbackCounterStore implements CounterStore {
+  private degraded = false;
+
+  constructor(
+    private readonly shared: CounterStore,
+    private readonly local: CounterStore,
+    /** False while the Redis client is between connections: no command is tried (it would wait for a reconnect). */
+    private readonly sharedIsUp: () => boolean,
+    private readonly warn: (message: string, err?: unknown) => void,
+  ) {}
+
+  private async use<T>(operation: (store: CounterStore) => Promise<T>): Promise<T> {
+    if (this.sharedIsUp()) {
+      try {
+        const result = await operation(this.shared);
+        if (this.degraded) {
+          this.degraded = false;
+          this.warn('rate limits: Redis answers again, limits are shared by every process again');
+        }
+        return result;
+      } catch (err) {
+        this.degrade(err);
+      }
+    } else {
+      this.degrade();
+    }
+    return operation(this.local);
+  }
+
+  private degrade(err?: unknown) {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.warn('rate limits: Redis unreachable, each process counts on its own until it is back', err);
+  }
+
+  increment(key: string, windowMs: number) {
+    return this.use((store) => store.increment(key, windowMs));
+  }
+
+  get(key: string) {
+    return this.use((store) => store.get(key));
+  }
+
+  reset(key: string) {
+    return this.use((store) => store.reset(key));
+  }
+}
+
+export function counterStore(redis: Redis | null, prefix: string, warn: (message: string, err?: unknown) => void = () => {}): CounterStore {
+  if (!redis) return new MemoryCounterStore();
+  return new FallbackCounterStore(new RedisCounterStore(redis, prefix), new MemoryCounterStore(), () => redis.status === 'ready', warn);
 }

@@ -58,7 +58,7 @@ export class AccountService {
     private readonly app: FastifyInstance,
     limitRules: Partial<Record<LimitName, LimitRule>> = {},
   ) {
-    const store = counterStore(app.redis, `${app.config.RATE_LIMIT_PREFIX}users:`);
+    const store = counterStore(app.redis, `${app.config.RATE_LIMIT_PREFIX}users:`, (message, err) => app.log.warn({ err }, message));
     const rules = { ...DEFAULT_LIMITS, ...limitRules };
     this.limits = Object.fromEntries(
       (Object.keys(rules) as LimitName[]).map((name) => [name, new RateLimit(store, name, rules[name])]),

@@ -1,0 +1,177 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml, parseDocument } from 'yaml';
+import { CONFIG_VARIABLES, loadConfig } from '../src/config';
+
+/**
+ * The container files (issue 24), checked without Docker: no daemon or image registry is reachable in CI. The compose
+ * file is read as YAML the way Compose reads it (anchors, merge keys), its variables filled from .env.example, and
+ * what the site would receive is run through the site's own configuration check.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+/** .env.example as Compose reads it: KEY=value lines, double-quoted values may span lines. */
+function readEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pattern = /^([A-Z0-9_]+)=(?:"([^"]*)"|(.*))$/gm;
+  for (const m of text.matchAll(pattern)) out[m[1]!] = m[2] ?? m[3]!.trim();
+  return out;
+}
+
+/** Compose's interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}; $$ is a literal $. */
+function interpolate(value: string, vars: Record<string, string>, missing: string[]): string {
+  return value.replace(/\$\$|\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+    if (whole === '$$') return '$';
+    const v = vars[name!];
+    if (v !== undefined && v !== '') return v;
+    if (op === ':-') return arg ?? '';
+    missing.push(name!);
+    return '';
+  });
+}
+
+type Service = {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  depends_on?: Record<string, { condition: string }>;
+  deploy?: { replicas?: number };
+  profiles?: string[];
+  volumes?: string[];
+};
+
+const compose = parseYaml(read('compose.yaml'), { merge: true }) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const exampleEnv = readEnvFile(read('.env.example'));
+
+describe('compose.yaml', () => {
+  it('is valid YAML with no duplicate keys', () => {
+    const doc = parseDocument(read('compose.yaml'), { merge: true, uniqueKeys: true });
+    expect(doc.errors).toEqual([]);
+  });
+
+  it('runs two site replicas, a worker, PostgreSQL, Redis, an S3 store, a mail catcher for development and Caddy', () => {
+    const services = compose.services;
+    expect(Object.keys(services).sort()).toEqual(['caddy', 'create-bucket', 'mailpit', 'minio', 'postgres', 'redis', 'site', 'worker']);
+    expect(services.site!.deploy?.replicas).toBe(2);
+    expect(services.site!.build).toBe('.');
+    expect(services.worker!.image).toBe(services.site!.image);
+    expect(services.worker!.command).toContain('apps/server/dist/worker.js');
+    expect(services.mailpit!.profiles).toEqual(['dev']);
+    // Nothing but the proxy is published beyond the machine (Mailpit's page only on loopback).
+    for (const [name, service] of Object.entries(services)) {
+      const ports = (service as { ports?: string[] }).ports ?? [];
+      if (name !== 'caddy') for (const port of ports) expect(port).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('has a health check on every long-running service but the worker, and starts the site after what it needs', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name === 'create-bucket') continue;
+      if (name === 'worker') expect(service.healthcheck?.disable).toBe(true);
+      else expect(service.healthcheck?.test?.length, `${name} has no health check`).toBeGreaterThan(0);
+    }
+    expect(compose.services.site!.healthcheck!.test!.join(' ')).toContain('/ready');
+    for (const dependant of ['site', 'worker']) {
+      expect(compose.services[dependant]!.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+        minio: { condition: 'service_healthy' },
+        'create-bucket': { condition: 'service_completed_successfully' },
+      });
+    }
+    expect(compose.services.caddy!.depends_on).toEqual({ site: { condition: 'service_healthy' } });
+  });
+
+  it("gives the site only variables its configuration knows, and with .env.example's values they pass its checks", () => {
+    const environment = compose.services.site!.environment!;
+    expect(compose.services.worker!.environment).toEqual(environment);
+    expect(Object.keys(environment).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+    const missing: string[] = [];
+    const resolved = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, interpolate(String(v), exampleEnv, missing)]));
+    expect(missing, 'variables compose.yaml requires that .env.example does not set').toEqual([]);
+    const config = loadConfig(resolved);
+    expect(config).toMatchObject({ NODE_ENV: 'production', STORAGE: 's3', TRUST_PROXY: true, DATA_DIR: '/data' });
+    expect(config.DATABASE_URL).toMatch(/^postgres:\/\/evidence:[^@]+@postgres:5432\/evidence$/);
+    expect(config.S3_ENDPOINT).toBe('http://minio:9000');
+  });
+
+  it('requires every secret from .env rather than shipping one', () => {
+    const text = read('compose.yaml');
+    for (const secret of ['POSTGRES_PASSWORD', 'MINIO_ROOT_PASSWORD', 'JWT_SECRET', 'AUDIT_SIGNING_KEY']) {
+      expect(text).toContain(`\${${secret}:?`);
+      expect(exampleEnv[secret], `.env.example sets ${secret}`).toBeTruthy();
+    }
+    const all = [...text.matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => m[1]!);
+    expect([...new Set(all)].filter((name) => !(name in exampleEnv))).toEqual([]);
+  });
+
+  it('mounts the Caddyfile, which proxies to every site replica with compression', () => {
+    const mount = compose.services.caddy!.volumes!.find((v) => v.includes('/etc/caddy/Caddyfile'))!;
+    const source = mount.split(':')[0]!;
+    expect(existsSync(path.join(ROOT, source))).toBe(true);
+    const caddyfile = read(source);
+    expect(caddyfile).toMatch(/^\{\$SITE_ADDRESS\}$/m);
+    expect(caddyfile).toMatch(/^encode .*gzip/m);
+    expect(caddyfile).toMatch(/dynamic a site 3000/);
+    expect(caddyfile).toMatch(/lb_try_duration/);
+  });
+
+  const composeAvailable = spawnSync('docker', ['compose', 'version']).status === 0;
+  it.skipIf(!composeAvailable)('passes `docker compose config` (where the Compose plugin is installed)', () => {
+    const result = spawnSync('docker', ['compose', '--env-file', '.env.example', '-f', 'compose.yaml', 'config', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const stages = lines.filter((l) => /^FROM /i.test(l)).map((l) => / AS (\S+)$/i.exec(l)?.[1]);
+  const finalStage = lines.slice(lines.findLastIndex((l) => /^FROM /i.test(l)));
+
+  it('is multi-stage, and copies from stages that exist', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines.filter((l) => /^COPY --from=/i.test(l))) {
+      expect(stages).toContain(/--from=(\S+)/.exec(line)![1]);
+    }
+  });
+
+  it('copies only files that exist in a checkout and that .dockerignore lets through', () => {
+    const ignored = read('.dockerignore').split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(ignored).toEqual(expect.arrayContaining(['.git', '**/node_modules', '**/data', '.env']));
+    for (const line of lines.filter((l) => /^COPY /i.test(l) && !/--from=/i.test(l))) {
+      const parts = line.split(/\s+/).slice(1).filter((p) => !p.startsWith('--'));
+      for (const source of parts.slice(0, -1)) {
+        expect(existsSync(path.join(ROOT, source)), `COPY ${source}`).toBe(true);
+        expect(source.split('/')).not.toContain('node_modules');
+      }
+    }
+  });
+
+  it('runs as a user that is not root, with a health check on /health, the server bundle and ffmpeg and Chromium', () => {
+    const user = finalStage.filter((l) => /^USER /i.test(l)).at(-1);
+    expect(user).toBeDefined();
+    expect(user!.split(/\s+/)[1]).not.toMatch(/^(root|0)(:|$)/);
+    expect(finalStage.some((l) => /^HEALTHCHECK .*\/health/i.test(l))).toBe(true);
+    const install = finalStage.find((l) => /apt-get install/.test(l))!;
+    for (const pkg of ['ffmpeg', 'chromium']) expect(install.split(/\s+/)).toContain(pkg);
+    expect(finalStage.find((l) => /^CMD /i.test(l))).toContain('apps/server/dist/main.js');
+    // The bundle the image starts is one that scripts/build-server.mjs makes.
+    const build = read('scripts/build-server.mjs');
+    for (const entry of ['main', 'worker', 'cli']) expect(build).toContain(`'${entry}'`);
+  });
+
+  it('installs only production dependencies into the runtime image', () => {
+    const deps = lines.slice(lines.findIndex((l) => / AS production-deps$/i.test(l)), lines.findLastIndex((l) => /^FROM /i.test(l)));
+    expect(deps.find((l) => /npm ci/.test(l))).toContain('--omit=dev');
+    expect(finalStage.filter((l) => /^COPY --from=build /i.test(l)).every((l) => /\/dist(-ssr)?\s/.test(l))).toBe(true);
+    expect(finalStage.some((l) => /npm (ci|install)/.test(l))).toBe(false);
+  });
+});
