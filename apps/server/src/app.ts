@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { Database } from './db';
 import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
+import inputGuardPlugin from './plugins/input-guard';
 import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import mediaPlugin from './modules/media/plugin';
@@ -57,6 +58,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorsPlugin);
   // Before the areas, so its request-id and metrics hooks apply to every route registered after it.
   await app.register(opsPlugin);
+  await app.register(inputGuardPlugin);
   // Before the security plugin, so a cached answer is sent by the first hook of the request (it replays the
   // security headers its first answer carried).
   await app.register(publicCachePlugin, { cache: publicResponses });

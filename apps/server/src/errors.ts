@@ -15,6 +15,15 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A client-chosen name made safe as the key of an error body: `__proto__` as a key is lost on the way out (the
+ * serialiser treats it as the prototype), leaving an empty body that names nothing, and NUL cannot be stored or shown.
+ */
+export function errorKey(name: string): string {
+  const key = name.replace(/\u0000/g, '');
+  return key === '' || key === '__proto__' || key === 'constructor' || key === 'prototype' ? 'message' : key;
+}
+
 export const httpError = {
   badRequest: (fields: ErrorBody) => new AppError(400, fields),
   unauthorized: (message = 'Sign in to continue') => new AppError(401, { message }),

@@ -114,16 +114,17 @@ describe.runIf(withRedis)('shared through Redis', () => {
 
     it('enforces one sign-in failure limit across both instances', async () => {
       const email = uniqueEmail('shared');
+      const ip = nextIp();
       const signin = (t: TestApp) =>
-        call(t.app, { method: 'POST', url: '/api/users/signin', payload: { email, password: 'not the password 1' }, remoteAddress: nextIp() });
-      // Five failures spread over the two instances trip the per-e-mail limit on both.
+        call(t.app, { method: 'POST', url: '/api/users/signin', payload: { email, password: 'not the password 1' }, remoteAddress: ip });
+      // Five failures from one address spread over the two instances trip the limit of that account and address on both.
       for (const t of [one, two, one, two, one]) expect((await signin(t)).status).toBe(401);
       const blockedTwo = await signin(two);
       expect(blockedTwo.status).toBe(429);
       expect(Number(blockedTwo.headers['retry-after'])).toBeGreaterThan(0);
       expect((await signin(one)).status).toBe(429);
-      const keys = await connect().keys(`${appPrefix}users:signinFailuresPerEmail:*`);
-      expect(keys).toEqual([`${appPrefix}users:signinFailuresPerEmail:${email}`]);
+      const keys = await connect().keys(`${appPrefix}users:signinFailuresPerAccountAndIp:*`);
+      expect(keys).toEqual([`${appPrefix}users:signinFailuresPerAccountAndIp:${email}|${ip}`]);
     });
 
     it('enforces one sign-up limit per IP across both instances', async () => {

@@ -3,7 +3,7 @@ import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { fieldErrors } from '@app/shared';
-import { AppError } from '../errors';
+import { AppError, errorKey } from '../errors';
 
 /**
  * The one error handler: field errors as 400 {field: message}, other client errors as {message}, and 500s with no
@@ -22,7 +22,8 @@ export default fp(
         const body: Record<string, string> = {};
         for (const issue of error.validation) {
           const key = issue.instancePath.split('/').filter(Boolean)[0] ?? String(issue.params?.issue ? (issue.params.issue as { path?: unknown[] }).path?.[0] ?? 'message' : 'message');
-          if (!(key in body)) body[key] = issue.message ?? 'Invalid value';
+          const safe = errorKey(String(key));
+          if (!Object.hasOwn(body, safe)) body[safe] = issue.message ?? 'Invalid value';
         }
         return reply.status(400).send(body);
       }

@@ -18,6 +18,8 @@ import { normaliseForHash, type Submission } from './submission';
 export const CONFIRM_WITHIN_DAYS = 7;
 /** Per sender e-mail and per IP address. */
 export const HOURLY_LIMIT = 3;
+/** Serialises the limit check and the insert of campaign letters (pg_advisory_xact_lock key). */
+const SUBMIT_LOCK_KEY = 7_301_779;
 /** Letters one representative may receive per day from everyone together: a flood guard, far above normal use. */
 export const REPRESENTATIVE_DAILY_LIMIT = 50;
 export const SEND_JOB = 'campaign.send';
@@ -126,11 +128,13 @@ export class CampaignService {
 
     const ipHash = this.hashIp(ip);
     const messageHash = createHash('sha256').update(normaliseForHash(input.message)).digest('hex');
-    await this.checkLimits({ email: input.email, ipHash, messageHash, representativeId: rep.id, representativeName: rep.name });
-
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const row = await this.db.transaction(async (tx) => {
+      // Letters sent at the same moment each counted the stored ones before any was stored, so ten at once from one
+      // sender all passed the limit of three (PostgreSQL suite). Check and insert hold one lock: letters are few.
+      await tx.execute(sql`select pg_advisory_xact_lock(${SUBMIT_LOCK_KEY})`);
+      await this.checkLimits(tx, { email: input.email, ipHash, messageHash, representativeId: rep.id, representativeName: rep.name });
       const [inserted] = await tx
         .insert(campaignMessages)
         .values({
@@ -176,11 +180,11 @@ export class CampaignService {
   }
 
   /** Rate limits and duplicate refusal, counted from stored messages so they hold across processes. */
-  private async checkLimits(p: { email: string; ipHash: string; messageHash: string; representativeId: string; representativeName: string }) {
+  private async checkLimits(db: Tx, p: { email: string; ipHash: string; messageHash: string; representativeId: string; representativeName: string }) {
     const now = Date.now();
     const since = new Date(now - HOUR);
     for (const condition of [eq(campaignMessages.email, p.email), eq(campaignMessages.ipHash, p.ipHash)]) {
-      const [window] = await this.db
+      const [window] = await db
         .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${campaignMessages.createdAt})` })
         .from(campaignMessages)
         .where(and(condition, gte(campaignMessages.createdAt, since)));
@@ -189,7 +193,7 @@ export class CampaignService {
         throw httpError.tooMany((oldest + HOUR - now) / 1000, `You can send at most ${HOURLY_LIMIT} letters an hour; please try again later`);
       }
     }
-    const [duplicate] = await this.db
+    const [duplicate] = await db
       .select({ id: campaignMessages.id })
       .from(campaignMessages)
       .where(
@@ -202,7 +206,7 @@ export class CampaignService {
       )
       .limit(1);
     if (duplicate) throw httpError.badRequest({ message: `You have already written this letter to ${p.representativeName}` });
-    const [day] = await this.db
+    const [day] = await db
       .select({ n: sql<number>`count(*)::int` })
       .from(campaignMessages)
       .where(and(eq(campaignMessages.representativeId, p.representativeId), gte(campaignMessages.createdAt, new Date(now - DAY))));

@@ -64,8 +64,25 @@ export async function makePublicImage(input: string | Buffer, storage: Storage):
   return { width, height, variants, mainKey: main.key };
 }
 
+/**
+ * Images are decoded one at a time in a process. A few hundred KB of PNG can declare 16,000 x 16,000 pixels (within
+ * sharp's 268-megapixel limit, as a 200-megapixel phone photo is); four such uploads at once took 317 MB
+ * (test/security/uploads.test.ts). In turn, the memory needed stays that of one image, however many uploads arrive
+ * together; uploads are rare and each takes a second or two.
+ */
+let decoding: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = decoding.then(work, work);
+  decoding = run.catch(() => undefined);
+  return run;
+}
+
 /** Decodes and encodes every copy in memory (they are small); any decoding failure means the bytes are unusable. */
-async function encodeVariants(input: string | Buffer) {
+function encodeVariants(input: string | Buffer) {
+  return oneAtATime(() => encodeVariantsNow(input));
+}
+
+async function encodeVariantsNow(input: string | Buffer) {
   const sharp = await loadSharp();
   try {
     const meta = await sharp(input).metadata();
@@ -73,8 +90,17 @@ async function encodeVariants(input: string | Buffer) {
     const { width, height } = meta.autoOrient ?? meta;
     if (!width || !height) throw new Error('no dimensions');
     const encoded: { width: number; format: VariantFormat; bytes: Buffer }[] = [];
-    for (const w of variantWidths(width)) {
-      const resized = sharp(input, { failOn: 'error' }).autoOrient().resize({ width: w, withoutEnlargement: true });
+    const widths = variantWidths(width);
+    // The original is decoded once, to the widest copy's size; every copy is made from those pixels. Decoding it
+    // for each copy (three formats at each width, at once) held several full-size decodes in memory together.
+    const { data, info } = await sharp(input, { failOn: 'error' })
+      .autoOrient()
+      .resize({ width: Math.max(...widths), withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    for (const w of widths) {
+      const resized = sharp(data, pixels).resize({ width: w, withoutEnlargement: true });
       const [webp, avif, jpeg] = await Promise.all([
         resized.clone().webp({ quality: 80 }).toBuffer(),
         resized.clone().avif({ quality: 50, effort: 2 }).toBuffer(),

@@ -1,8 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { AppError, httpError } from '../../errors';
+import { AppError, errorKey, httpError } from '../../errors';
 import type { IncomingFile } from '../media/service';
+import { NUL_MESSAGE } from '../../plugins/input-guard';
 
 /** Multipart file field names as clients send them, mapped to the registry's upload field names. */
 const FILE_FIELD_ALIASES: Record<string, string> = { image: 'image', files: 'files', 'files[]': 'files' };
@@ -48,8 +49,10 @@ export function openBody(request: FastifyRequest): BodyReader {
         if (step.done) return null;
         const part = step.value;
         if (part.type === 'field') {
-          if (part.valueTruncated) throw httpError.badRequest({ [part.fieldname]: 'This value is too long' });
-          fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+          if (part.valueTruncated) throw httpError.badRequest({ [errorKey(part.fieldname)]: 'This value is too long' });
+          const value = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+          if (value.includes('\u0000') || part.fieldname.includes('\u0000')) throw httpError.badRequest({ [errorKey(part.fieldname)]: NUL_MESSAGE });
+          fields[part.fieldname] = value;
           continue;
         }
         const file = part as MultipartFile;
@@ -58,10 +61,14 @@ export function openBody(request: FastifyRequest): BodyReader {
           file.file.resume();
           continue;
         }
+        if (file.filename.includes('\u0000')) {
+          file.file.resume();
+          throw httpError.badRequest({ [errorKey(file.fieldname)]: `File name: ${NUL_MESSAGE}` });
+        }
         const field = FILE_FIELD_ALIASES[file.fieldname];
         if (!field) {
           file.file.resume();
-          throw httpError.badRequest({ [file.fieldname]: 'Unexpected file field' });
+          throw httpError.badRequest({ [errorKey(file.fieldname)]: 'Unexpected file field' });
         }
         return { field, file: { field: file.fieldname, filename: file.filename, mimetype: file.mimetype, stream: holdErrors(file.file) } };
       }

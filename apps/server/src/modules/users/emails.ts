@@ -75,3 +75,18 @@ export function passwordResetEmail(ctx: EmailContext, to: Recipient, token: stri
     'If you did not ask for this, ignore this e-mail; your password stays as it is.',
   );
 }
+
+/** Sent instead of a new account when someone signs up with an e-mail that already has one. */
+export function accountExistsEmail(ctx: EmailContext, to: Recipient): MailMessage {
+  return compose(
+    ctx,
+    to,
+    'You already have an account',
+    [
+      `Someone (perhaps you) tried to create a ${ctx.siteName} account with this e-mail address, which already has one.`,
+      'No new account was created. If it was you, sign in, or choose a new password if you have forgotten it.',
+    ],
+    { label: 'Sign in', url: `${ctx.publicUrl}${paths.signin}` },
+    'If it was not you, ignore this e-mail; nothing has changed.',
+  );
+}

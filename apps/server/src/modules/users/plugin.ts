@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pageLimit, TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
 import {
@@ -19,6 +19,14 @@ import {
 import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, toMe, toUserListItem, type LimitName } from './service';
 import type { LimitRule } from './rate-limiter';
 import { z } from 'zod';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Waits for the account work done after answering (sign-up, forgot-password, resend) and its e-mails. */
+    settleAccountWork: () => Promise<void>;
+  }
+}
 
 export interface UsersPluginOptions {
   /** Overrides of the default rate limits (tests, or a deployment with other needs). */
@@ -27,11 +35,29 @@ export interface UsersPluginOptions {
 
 const tags = ['users'];
 
+/**
+ * Resolves once the answer has gone out, on a timer after it: work started here does not hold back the answer's
+ * bytes, nor (in one process, as the tests measure) the code that reads them.
+ */
+function answered(reply: FastifyReply): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => setTimeout(resolve, 0);
+    if (reply.raw.writableFinished || reply.raw.destroyed) return done();
+    let fired = false;
+    const once = () => {
+      if (fired) return;
+      fired = true;
+      done();
+    };
+    reply.raw.once('finish', once);
+    reply.raw.once('close', once);
+  });
+}
+
 /** Accounts under /api/users: sign-up with e-mailed activation, sign-in, password reset, the current user and roles. */
-const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, options) => {
+const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountService }> = async (instance, options) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const accounts = new AccountService(app as unknown as FastifyInstance, options.limits);
-  app.addHook('onClose', () => accounts.flushMail());
+  const accounts = options.accounts;
   // Limits run before body validation, so every request counts, well-formed or not.
   const limitSignup = async (request: FastifyRequest) => accounts.consumeSignup(request.ip);
   const limitMailRequest = async (request: FastifyRequest) => accounts.consumeMailRequest(request.ip);
@@ -41,7 +67,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, opt
     { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...errorResponses } } },
     async (request, reply) => {
       const { firstName, lastName, email, password } = request.body;
-      await accounts.signup({ firstName, lastName, email, password });
+      accounts.signup({ firstName, lastName, email, password }, answered(reply));
       return reply.status(201).send({ message: SIGNUP_DONE });
     },
   );
@@ -58,8 +84,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, opt
   app.post(
     '/resend-activation',
     { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
-    async (request) => {
-      await accounts.resendActivation(request.body.email);
+    async (request, reply) => {
+      accounts.resendActivation(request.body.email, answered(reply));
       return { message: ACTIVATION_SENT };
     },
   );
@@ -97,8 +123,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, opt
   app.post(
     '/forgotpassword',
     { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
-    async (request) => {
-      await accounts.forgotPassword(request.body.email);
+    async (request, reply) => {
+      accounts.forgotPassword(request.body.email, answered(reply));
       return { message: RESET_SENT };
     },
   );
@@ -138,8 +164,12 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions> = async (instance, opt
   );
 };
 
-const usersArea: FastifyPluginAsync<UsersPluginOptions> = async (app, options) => {
-  await app.register(usersRoutes, { ...options, prefix: USERS_API_BASE });
-};
+/** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
+const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
+  const accounts = new AccountService(app, options.limits);
+  app.decorate('settleAccountWork', () => accounts.settle());
+  app.addHook('onClose', () => accounts.settle());
+  await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });
+});
 
 export default usersArea;

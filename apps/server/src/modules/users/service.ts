@@ -6,7 +6,7 @@ import { users, type UserRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../services/passwords';
 import type { MailMessage } from '../../services/mail';
-import { activationEmail, passwordResetEmail, type EmailContext } from './emails';
+import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailContext } from './emails';
 import { findLiveToken, issueToken, markUsed, retireTokens } from './one-time-tokens';
 import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rate-limiter';
 
@@ -22,11 +22,22 @@ export const LAST_SUPER = 'The last super account cannot be demoted; make anothe
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-export type LimitName = 'signinFailuresPerIp' | 'signinFailuresPerEmail' | 'signupPerIp' | 'mailRequestsPerIp' | 'mailsPerAddress';
+export type LimitName =
+  | 'signinFailuresPerIp'
+  | 'signinFailuresPerAccountAndIp'
+  | 'signinFailuresPerEmail'
+  | 'signupPerIp'
+  | 'mailRequestsPerIp'
+  | 'mailsPerAddress';
 
 export const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
+  /** Guessing many accounts' passwords from one address. */
   signinFailuresPerIp: { max: 5, windowMs: 15 * MINUTE },
-  signinFailuresPerEmail: { max: 5, windowMs: 15 * MINUTE },
+  /** Guessing one account's password from one address: blocks that address only, so the owner signing in from
+   * anywhere else is not locked out by someone guessing their password. */
+  signinFailuresPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
+  /** Guessing one account's password from many addresses: a ceiling well above what the owner's own mistakes reach. */
+  signinFailuresPerEmail: { max: 50, windowMs: 15 * MINUTE },
   signupPerIp: { max: 10, windowMs: HOUR },
   /** Forgot-password and resend-activation requests from one address. */
   mailRequestsPerIp: { max: 10, windowMs: HOUR },
@@ -52,7 +63,8 @@ export class AccountService {
   private readonly limits: Record<LimitName, RateLimit>;
   /** A hash of a random password, verified against when the e-mail is unknown so timing does not reveal accounts. */
   private dummyHash: Promise<string> | null = null;
-  private readonly pendingMail = new Set<Promise<unknown>>();
+  /** E-mails being sent and account work done after the answer (sign-up, forgot-password, resend). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -83,14 +95,30 @@ export class AccountService {
    * A failed delivery is logged; the user can ask again.
    */
   private deliver(message: MailMessage): void {
-    const sending = this.app.mail.send(message).catch((err) => this.app.log.error({ err, to: message.to }, 'account e-mail not sent'));
-    this.pendingMail.add(sending);
-    void sending.finally(() => this.pendingMail.delete(sending));
+    this.track(this.app.mail.send(message).catch((err) => this.app.log.error({ err, to: message.to }, 'account e-mail not sent')));
   }
 
-  /** Waits for e-mails still being sent (on shutdown). */
-  async flushMail(): Promise<void> {
-    await Promise.allSettled([...this.pendingMail]);
+  private track(work: Promise<unknown>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  /**
+   * Runs `work` once `answered` resolves (the answer has been sent). Sign-up, forgot-password and resend-activation
+   * answer alike whether or not the account exists; doing the lookup and the writes after answering keeps their
+   * timing from telling either.
+   */
+  private later(what: string, answered: Promise<void>, work: () => Promise<void>): void {
+    this.track(
+      answered
+        .then(work)
+        .catch((err) => this.app.log.error({ err }, `${what} failed`)),
+    );
+  }
+
+  /** Waits for account work and e-mails still in progress (on shutdown, and in tests). */
+  async settle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
   /** Whether another account e-mail may go to `email` now (counted whether or not the account exists). */
@@ -109,9 +137,20 @@ export class AccountService {
     return this.limits.mailRequestsPerIp.consume(ip);
   }
 
-  async signup(input: { firstName: string; lastName: string; email: string; password: string }): Promise<void> {
-    const taken = httpError.badRequest({ email: 'An account with this e-mail already exists' });
-    if (await this.findByEmail(input.email)) throw taken;
+  /**
+   * Creates the account after the answer (see `later`). An e-mail that already has an account gets a note saying so
+   * instead of a new account: the answer is the same, so sign-up does not tell who has an account here.
+   */
+  signup(input: { firstName: string; lastName: string; email: string; password: string }, answered: Promise<void>): void {
+    this.later('sign-up', answered, () => this.createAccount(input));
+  }
+
+  private async createAccount(input: { firstName: string; lastName: string; email: string; password: string }): Promise<void> {
+    const existing = await this.findByEmail(input.email);
+    if (existing) {
+      if (await this.mayMail(existing.email)) this.deliver(accountExistsEmail(this.emailContext, existing));
+      return;
+    }
     const passwordHash = await hashPassword(input.password);
     let token: string;
     let user: UserRow;
@@ -124,8 +163,8 @@ export class AccountService {
         return [created!, await issueToken(tx, created!.id, 'activation')] as const;
       });
     } catch (err) {
-      // Two sign-ups with one e-mail at the same moment: the unique index decides, the loser gets the field error.
-      if (await this.findByEmail(input.email)) throw taken;
+      // Two sign-ups with one e-mail at the same moment: the unique index decides, the loser creates nothing.
+      if (await this.findByEmail(input.email)) return;
       throw err;
     }
     if (await this.mayMail(user.email)) this.deliver(activationEmail(this.emailContext, user, token));
@@ -139,7 +178,11 @@ export class AccountService {
     });
   }
 
-  async resendActivation(email: string): Promise<void> {
+  resendActivation(email: string, answered: Promise<void>): void {
+    this.later('resend-activation', answered, () => this.sendActivationAgain(email));
+  }
+
+  private async sendActivationAgain(email: string): Promise<void> {
     const user = await this.findByEmail(email);
     const allowed = await this.mayMail(email);
     if (!user || user.active || !allowed) return;
@@ -149,8 +192,10 @@ export class AccountService {
 
   /** A JWT, or `inactive` for a right password of an account not yet activated. Throws 401 or 429. */
   async signin(ip: string, email: string, password: string): Promise<{ token: string } | { inactive: true }> {
+    const accountAtIp = `${email}|${ip}`;
     await assertNotBlocked([
       [this.limits.signinFailuresPerIp, ip],
+      [this.limits.signinFailuresPerAccountAndIp, accountAtIp],
       [this.limits.signinFailuresPerEmail, email],
     ]);
     const user = await this.findByEmail(email);
@@ -163,16 +208,24 @@ export class AccountService {
       valid = false;
     }
     if (!user || !valid) {
-      await Promise.all([this.limits.signinFailuresPerIp.record(ip), this.limits.signinFailuresPerEmail.record(email)]);
+      await Promise.all([
+        this.limits.signinFailuresPerIp.record(ip),
+        this.limits.signinFailuresPerAccountAndIp.record(accountAtIp),
+        this.limits.signinFailuresPerEmail.record(email),
+      ]);
       throw httpError.unauthorized(WRONG_CREDENTIALS);
     }
-    await this.limits.signinFailuresPerEmail.reset(email);
+    await this.limits.signinFailuresPerAccountAndIp.reset(accountAtIp);
     // Only a caller who knows the password learns that the account is not activated.
     if (!user.active) return { inactive: true };
     return { token: await this.app.jwt.sign(user) };
   }
 
-  async forgotPassword(email: string): Promise<void> {
+  forgotPassword(email: string, answered: Promise<void>): void {
+    this.later('forgot-password', answered, () => this.sendReset(email));
+  }
+
+  private async sendReset(email: string): Promise<void> {
     const user = await this.findByEmail(email);
     const allowed = await this.mayMail(email);
     if (!user || !allowed) return;
