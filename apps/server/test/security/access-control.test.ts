@@ -32,11 +32,14 @@ interface WriteRoute {
 
 const base64url = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-/**
- * Read paths that can show a record. SEARCH_AND_EXPORT: the search and export routes are being built (issue: search
- * and export); add them here as { name, url } once they exist, and the read matrix below probes them too.
- */
-const SEARCH_AND_EXPORT: { name: string; url: (c: CategoryDef, id: string) => string }[] = [];
+/** Read paths over the whole collection that can show a record: search (by the record's mark) and the exports. */
+const SEARCH_AND_EXPORT: { name: string; url: (c: CategoryDef, id: string, mark: string) => string }[] = [
+  { name: 'search', url: (_c, _id, mark) => `${API_BASE}/search?q=${encodeURIComponent(mark)}` },
+  { name: 'search in the category', url: (c) => `${API_BASE}/search?category=${c.slug}&limit=50` },
+  { name: 'CSV export', url: (c) => `${API_BASE}/export.csv?category=${c.slug}` },
+  { name: 'NDJSON export', url: (c) => `${API_BASE}/export.ndjson?category=${c.slug}` },
+];
+let exportCaller = 0;
 
 describe('access control matrix (issue 22, suite 3)', () => {
   let t: TestApp;
@@ -153,6 +156,10 @@ describe('access control matrix (issue 22, suite 3)', () => {
     `GET ${API_BASE}/captures/{captureId}/{file}`,
     `HEAD ${API_BASE}/captures/{captureId}/{file}`,
     `GET ${API_BASE}/news`,
+    `GET ${API_BASE}/search`,
+    `GET ${API_BASE}/export.csv`,
+    `GET ${API_BASE}/export.ndjson`,
+    `GET ${API_BASE}/datapackage.json`,
     `GET ${API_BASE}/images`,
     `GET ${API_BASE}/images/{id}`,
     `GET ${API_BASE}/audit/checkpoints`,
@@ -216,7 +223,7 @@ describe('access control matrix (issue 22, suite 3)', () => {
     const controlUrls = imageUrlsOf(control);
     expect(controlUrls.length).toBeGreaterThan(0);
 
-    const readPaths = (category: CategoryDef, id: string) => [
+    const readPaths = (category: CategoryDef, id: string, mark: string) => [
       { name: 'list', url: `${API_BASE}/${category.slug}?limit=200`, api: true },
       { name: 'detail', url: `${API_BASE}/${category.slug}/${id}`, api: true },
       { name: 'news', url: `${API_BASE}/news?limit=200`, api: true },
@@ -226,21 +233,24 @@ describe('access control matrix (issue 22, suite 3)', () => {
       { name: 'sitemap', url: '/sitemap.xml', api: false },
       { name: 'page with link preview', url: `${category.route}/${id}`, api: false },
       { name: 'list page', url: category.route, api: false },
-      ...SEARCH_AND_EXPORT.map((p) => ({ name: p.name, url: p.url(category, id), api: true })),
+      ...SEARCH_AND_EXPORT.map((p) => ({ name: p.name, url: p.url(category, id, mark), api: true })),
     ];
 
     const leaks: string[] = [];
     const misses: string[] = [];
     const read = async (url: string, headers: Record<string, string>) => {
       figures.readProbes++;
-      const res = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'identity' } });
+      // Anonymous exports are limited per address: each export probe comes from its own, so none is answered 429.
+      const remoteAddress = url.includes('/export.') ? `198.18.${Math.floor(++exportCaller / 250)}.${exportCaller % 250}` : undefined;
+      const res = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'identity' }, remoteAddress });
+      if (url.includes('/export.') || url.includes('/search?')) expect(res.statusCode, url).toBe(200);
       return { status: res.statusCode, body: res.body };
     };
 
     for (const caller of callers) {
       const signedIn = caller.tokenValid;
       for (const probe of probes) {
-        for (const path of readPaths(probe.category, probe.id)) {
+        for (const path of readPaths(probe.category, probe.id, probe.mark)) {
           // Pages, feeds and the sitemap are what a browser or crawler gets (no Authorization header): anonymous.
           if (!path.api && signedIn) continue;
           const res = await read(path.url, caller.headers);
@@ -257,9 +267,9 @@ describe('access control matrix (issue 22, suite 3)', () => {
           if (res.status !== 404) leaks.push(`${probe.state} ${probe.category.slug} image ${plain} answered ${res.status} to ${caller.name}`);
         }
       }
-      for (const path of readPaths(victims, control._id)) {
+      for (const path of readPaths(victims, control._id, controlMark)) {
         if (!path.api && signedIn) continue;
-        if (['news', 'gallery', 'list', 'detail', 'list feed', 'feed'].includes(path.name)) {
+        if (['news', 'gallery', 'list', 'detail', 'list feed', 'feed', 'search', 'CSV export', 'NDJSON export'].includes(path.name)) {
           const res = await read(path.url, caller.headers);
           if (!res.body.includes(controlMark)) misses.push(`public control record not shown by ${path.name} to ${caller.name}`);
         }
@@ -268,7 +278,7 @@ describe('access control matrix (issue 22, suite 3)', () => {
       if (image.status !== 200) misses.push(`public control image answered ${image.status} to ${caller.name}`);
     }
     console.log(
-      `access: ${figures.readProbes} read probes of ${probes.length} hidden records (private, unapproved and private, trashed) over ${readPaths(victims, 'x').length} read paths and image URLs x ${callers.length} callers: ${leaks.length} leaks, ${misses.length} misses`,
+      `access: ${figures.readProbes} read probes of ${probes.length} hidden records (private, unapproved and private, trashed) over ${readPaths(victims, 'x', 'x').length} read paths and image URLs x ${callers.length} callers: ${leaks.length} leaks, ${misses.length} misses`,
     );
     expect(leaks).toEqual([]);
     expect(misses).toEqual([]);

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { stringify } from 'csv-stringify/sync';
 import { API_BASE, can, searchFiltersSchema, type RecordDto, type SearchFilters } from '@app/shared';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { counterStore, RateLimit } from '../users/rate-limiter';
 import { EXPORT_COLUMNS, exportRow } from './columns';
+import { csvRows } from './csv';
 import { exportedRecords } from './records-stream';
 
 /** Anonymous exports per address: a whole collection costs the server far more than a page, so few per hour. */
@@ -29,12 +29,12 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
     { schema: { tags: ['export'], summary: 'Records as CSV (columns described by datapackage.json)', description: FILTERS_DESCRIPTION, querystring: searchFiltersSchema } },
     async (request, reply) => {
       const records = await exportFor(app, request, reply, request.query, 'csv');
-      const header = stringify([EXPORT_COLUMNS.map((column) => column.name)]);
+      const header = csvRows([EXPORT_COLUMNS.map((column) => column.name)]);
       return reply.send(
         Readable.from(
           (async function* () {
             yield header;
-            for await (const batch of records) yield stringify(batch.map((record) => exportRow(record, context)), { cast: { boolean: String } });
+            for await (const batch of records) yield csvRows(batch.map((record) => exportRow(record, context)));
           })(),
         ),
       );

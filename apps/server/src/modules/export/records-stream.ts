@@ -1,10 +1,10 @@
-import { and, sql } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { RecordDto, SearchFilters } from '@app/shared';
 import type { Db } from '../../db';
 import { records } from '../../db/schema';
 import type { MediaService } from '../media/service';
 import { toRecordDto } from '../records/dto';
-import { createdAtExact, findRecordViews, newestFirst } from '../records/repository';
+import { createdAtExact, liveFilesOfRecord, newestFirst } from '../records/repository';
 import { filterConditions, searchColumns, textQuery, type Visibility } from '../search/filters';
 
 /** Records read per statement: large enough that round trips cost little, small enough that memory stays flat. */
@@ -21,22 +21,18 @@ export async function* exportedRecords(db: Db, media: MediaService, filters: Sea
   if (filters.q) where.push(sql`${searchColumns.vector} @@ ${textQuery(filters.q)}`);
   let after: { createdAt: string; id: string } | null = null;
   for (;;) {
-    const position = after ? [sql`(${records.createdAt}, ${records.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : [];
-    const page: { id: string; createdAt: string }[] = await db
-      .select({ id: records.id, createdAt: createdAtExact })
+    const position: SQL[] = after ? [sql`(${records.createdAt}, ${records.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : [];
+    // The records and their files in one statement per batch.
+    const page = await db
+      .select({ record: records, files: liveFilesOfRecord, createdAt: createdAtExact })
       .from(records)
       .where(and(...where, ...position))
       .orderBy(...newestFirst)
       .limit(EXPORT_BATCH);
     if (!page.length) return;
-    const views = new Map((await findRecordViews(db, page.map((row) => row.id))).map((view) => [view.record.id, view]));
-    const batch: RecordDto[] = [];
-    for (const { id } of page) {
-      const view = views.get(id);
-      if (view) batch.push(toRecordDto(view.record, view.files, media));
-    }
-    yield batch;
+    yield page.map(({ record, files }) => toRecordDto(record, files, media));
     if (page.length < EXPORT_BATCH) return;
-    after = page.at(-1)!;
+    const last = page.at(-1)!;
+    after = { createdAt: last.createdAt, id: last.record.id };
   }
 }

@@ -44,7 +44,7 @@ function totalOf(filter: ListFilter) {
  */
 // Spelled out with its table names: in a select list drizzle writes columns without their table, and here both
 // tables have an id.
-const liveFilesOfRecord = sql<MediaView[]>`(select coalesce(json_agg(json_build_object(
+export const liveFilesOfRecord = sql<MediaView[]>`(select coalesce(json_agg(json_build_object(
     'id', m.id, 'kind', m.kind, 'width', m.width, 'height', m.height, 'variants', m.variants, 'sha256', m.sha256,
     'size', m.size, 'mime', m.mime, 'caption', m.caption, 'graphic', m.graphic, 'status', m.status,
     'publicKey', m.public_key, 'removedAt', m.removed_at, 'recordLive', m.record_live, 'recordPublic', m.record_public
