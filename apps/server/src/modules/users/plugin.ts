@@ -67,7 +67,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...errorResponses } } },
     async (request, reply) => {
       const { firstName, lastName, email, password } = request.body;
-      accounts.signup({ firstName, lastName, email, password }, answered(reply));
+      await accounts.signup({ firstName, lastName, email, password }, answered(reply));
       return reply.status(201).send({ message: SIGNUP_DONE });
     },
   );

@@ -141,17 +141,20 @@ export class AccountService {
    * Creates the account after the answer (see `later`). An e-mail that already has an account gets a note saying so
    * instead of a new account: the answer is the same, so sign-up does not tell who has an account here.
    */
-  signup(input: { firstName: string; lastName: string; email: string; password: string }, answered: Promise<void>): void {
-    this.later('sign-up', answered, () => this.createAccount(input));
+  async signup(input: { firstName: string; lastName: string; email: string; password: string }, answered: Promise<void>): Promise<void> {
+    // The password is hashed before answering, for a new e-mail and a taken one alike: the answer takes the hash's
+    // time either way, and the account exists a moment after the answer rather than a hash later (a sign-in straight
+    // after sign-up found no account).
+    const passwordHash = await hashPassword(input.password);
+    this.later('sign-up', answered, () => this.createAccount(input, passwordHash));
   }
 
-  private async createAccount(input: { firstName: string; lastName: string; email: string; password: string }): Promise<void> {
+  private async createAccount(input: { firstName: string; lastName: string; email: string }, passwordHash: string): Promise<void> {
     const existing = await this.findByEmail(input.email);
     if (existing) {
       if (await this.mayMail(existing.email)) this.deliver(accountExistsEmail(this.emailContext, existing));
       return;
     }
-    const passwordHash = await hashPassword(input.password);
     let token: string;
     let user: UserRow;
     try {
