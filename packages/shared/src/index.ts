@@ -10,3 +10,4 @@ export * from './paging';
 export * from './contract';
 export * from './places/regions';
 export * from './search';
+export * from './statistics';

@@ -6,6 +6,7 @@ import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
 import seoArea from './seo/plugin';
+import statisticsArea from './statistics/plugin';
 
 /**
  * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
@@ -21,4 +22,5 @@ export const areaPlugins: FastifyPluginAsync[] = [
   usersArea,
   campaignArea,
   seoArea,
+  statisticsArea,
 ];
