@@ -3,7 +3,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import type { BrandConfig } from '@app/shared';
+import { searchFiltersSchema, type BrandConfig } from '@app/shared';
+import { filtersCacheQuery } from '../statistics/plugin';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
@@ -15,6 +16,26 @@ export { WEB_DIST };
  * share link's `?utm_source=`, gets the same page from the same cache entry.
  */
 const PAGE_PARAMS = ['page', 'view'] as const;
+
+/**
+ * Pages that read the filters of the collection from their address: keyed by the validated filters as well, so each
+ * filter set is its own entry. An address whose filters are not valid is rendered (the page shows the error) but
+ * never stored, so made-up query strings cannot fill the cache.
+ */
+const FILTERED_PAGES = new Set(['/statistics', '/map']);
+
+function pageCacheOptions(request: FastifyRequest): { options: { params?: readonly string[]; query?: Record<string, unknown> }; cacheable: boolean } {
+  const pathname = request.url.split('?')[0] ?? '/';
+  if (!FILTERED_PAGES.has(pathname)) return { options: { params: PAGE_PARAMS }, cacheable: true };
+  // A form sent without script sends its empty fields too: they are no filter (as the page reads them).
+  const raw = Object.fromEntries(
+    Object.entries((request.query ?? {}) as Record<string, unknown>)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.filter((v) => String(v).trim() !== '') : value])
+      .filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0)),
+  );
+  const parsed = searchFiltersSchema.safeParse(raw);
+  return parsed.success ? { options: { query: filtersCacheQuery(parsed.data) }, cacheable: true } : { options: { params: [] }, cacheable: false };
+}
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
@@ -92,16 +113,18 @@ export default fp(
 
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
-    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) =>
-      app.publicCache.serve(
+    const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+      const { options, cacheable } = pageCacheOptions(request);
+      return app.publicCache.serve(
         request,
         reply,
         async () => {
           const page = await app.renderPage(request);
-          return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html };
+          return { status: page.status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }, body: page.html, cacheable };
         },
-        { params: PAGE_PARAMS },
+        options,
       );
+    };
 
     // Every client route: the shell. API and media paths keep their JSON 404s.
     app.setNotFoundHandler((request, reply) => {
