@@ -10,6 +10,7 @@ import { runHttp } from './lib/phase-http.mjs';
 import { runQueries } from './lib/phase-queries.mjs';
 import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
+import { runStats } from './lib/phase-stats.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -28,7 +29,8 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,footprint,web   parts to run (default: all four)
+  --only=http,queries,footprint,web,stats
+                            parts to run (default: all five; stats: GET /statistics and the /statistics page uncached)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
@@ -75,6 +77,7 @@ const results = {
   parts: opts.only,
   seed: {},
   queries: {},
+  stats: {},
   http: {},
   web: null,
   notes: [],
@@ -122,7 +125,7 @@ async function main() {
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
   const dataDir = path.join(work, 'data');
   try {
-    if (opts.only.includes('http') || opts.only.includes('queries')) {
+    if (opts.only.includes('http') || opts.only.includes('queries') || opts.only.includes('stats')) {
       const httpSizes = opts.httpAt === 'all' ? opts.sizes : [opts.sizes.at(-1)];
       for (const size of opts.sizes) {
         console.log(`== ${size.toLocaleString('en')} records ==`);
@@ -143,6 +146,16 @@ async function main() {
           const site = await startSite(siteOptions);
           try {
             results.queries[size] = await runQueries({ site, sql, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
+          } finally {
+            await site.stop();
+          }
+        }
+        if (opts.only.includes('stats')) {
+          const statsSql = await dbTask({ action: 'stats', size, dataDir, databaseUrl, runs: opts.runs });
+          const site = await startSite(siteOptions);
+          try {
+            const authorization = await signedInReader({ site, dataDir, databaseUrl });
+            results.stats[size] = await runStats({ site, sql: statsSql, runs: opts.runs, authorization, size });
           } finally {
             await site.stop();
           }

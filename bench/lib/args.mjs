@@ -1,7 +1,7 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'footprint', 'web'];
+const PARTS = ['http', 'queries', 'footprint', 'web', 'stats'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
