@@ -13,7 +13,7 @@ import './statistics.css';
 export default function MapPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const { filters } = filtersFromParams(params);
+  const filters = filtersFromParams(params);
   const { data, error, isPending, refetch } = useStatistics(filters);
   const query = filtersToSearchParams(filters).toString();
   return (

@@ -1,20 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { filtersToSearchParams, searchFiltersSchema, SEARCH_FILTER_PARAMS, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { filtersToSearchParams, SEARCH_FILTER_PARAMS, type SearchFilters, type StatisticsResponse } from '@app/shared';
 import { request } from '../../lib/api';
 
+/** The filters that take several values (`?region=amhara&region=afar`). */
+const REPEATABLE = new Set<string>(['category', 'region', 'victimizer', 'killingType']);
+
 /**
- * The filters of the address (`?region=amhara&from=2021-01-01`), read as the API reads them. Invalid ones are passed
- * on as they are: the API answers 400 with the field at fault, and the page shows it.
+ * The filters of the address (`?region=amhara&from=2021-01-01`), as written: the API validates them (and answers 400
+ * with the field at fault, which the page shows), so the browser needs no schema library for them.
  */
-export function filtersFromParams(params: URLSearchParams): { filters: Partial<SearchFilters>; valid: boolean } {
-  const raw: Record<string, string | string[]> = {};
+export function filtersFromParams(params: URLSearchParams): Partial<SearchFilters> {
+  const filters: Record<string, string | string[]> = {};
   for (const name of SEARCH_FILTER_PARAMS) {
     // A form sent without script sends its empty fields too: an empty field is no filter.
-    const values = params.getAll(name).filter((v) => v.trim() !== '');
-    if (values.length) raw[name] = values.length === 1 ? values[0]! : values;
+    const values = params.getAll(name).map((v) => v.trim()).filter(Boolean);
+    if (values.length) filters[name] = REPEATABLE.has(name) ? [...new Set(values)].sort() : values[0]!;
   }
-  const parsed = searchFiltersSchema.safeParse(raw);
-  return parsed.success ? { filters: parsed.data, valid: true } : { filters: raw as Partial<SearchFilters>, valid: false };
+  return filters as Partial<SearchFilters>;
 }
 
 export function useStatistics(filters: Partial<SearchFilters>) {
