@@ -1,20 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { API_BASE, can, searchFiltersSchema, SEARCH_FILTER_PARAMS, type SearchFilters } from '@app/shared';
+import { API_BASE, can, searchFiltersSchema, type SearchFilters } from '@app/shared';
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
+import { filtersCacheQuery } from './cache-key';
 import { computeStatistics } from './queries';
-
-/**
- * The cache key's values of validated filters: a repeated parameter is sorted and written as JSON, so a value holding
- * a comma ("A, B") is not read as two, and `?region=b&region=a` is the entry of `?region=a&region=b`.
- */
-export function filtersCacheQuery(filters: SearchFilters): Record<string, string | undefined> {
-  const query: Record<string, string | undefined> = {};
-  for (const name of SEARCH_FILTER_PARAMS) {
-    const value = filters[name];
-    query[name] = value === undefined ? undefined : Array.isArray(value) ? JSON.stringify(value) : value;
-  }
-  return query;
-}
 
 /** GET /statistics: counts of the records matching the filters of the collection, for /statistics and /map. */
 const statisticsArea: FastifyPluginAsync = async (app) => {

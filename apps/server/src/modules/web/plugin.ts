@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { searchFiltersSchema, type BrandConfig } from '@app/shared';
-import { filtersCacheQuery } from '../statistics/plugin';
+import { filtersCacheQuery } from '../statistics/cache-key';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
