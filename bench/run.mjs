@@ -13,6 +13,7 @@ import { runWeb } from './lib/phase-web.mjs';
 import { runFootprint } from './lib/phase-footprint.mjs';
 import { runExport } from './lib/phase-export.mjs';
 import { runCluster } from './lib/phase-cluster.mjs';
+import { runStats } from './lib/phase-stats.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -31,7 +32,8 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,search,footprint,web   parts to run (default: all five)
+  --only=http,queries,search,stats,footprint,web   parts to run (default: all six; stats: GET /statistics and the
+                            /statistics page uncached)
   --only=export             the whole collection streamed as CSV and NDJSON: rows/s and memory (not part of the default)
   --only=cluster            server processes behind a retrying proxy on PostgreSQL and Redis: one, two, and two
                             restarted in turn under load (needs --pg's server and Redis; not part of the default)
@@ -84,6 +86,7 @@ const results = {
   seed: {},
   queries: {},
   search: {},
+  stats: {},
   http: {},
   web: null,
   notes: [],
@@ -131,7 +134,7 @@ async function main() {
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
   const dataDir = path.join(work, 'data');
   try {
-    if (opts.only.includes('http') || opts.only.includes('queries') || opts.only.includes('search')) {
+    if (['http', 'queries', 'search', 'stats'].some((part) => opts.only.includes(part))) {
       const httpSizes = opts.httpAt === 'all' ? opts.sizes : [opts.sizes.at(-1)];
       for (const size of opts.sizes) {
         console.log(`== ${size.toLocaleString('en')} records ==`);
@@ -160,6 +163,16 @@ async function main() {
           const site = await startSite(siteOptions);
           try {
             results.search[size] = await runSearch({ site, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
+          } finally {
+            await site.stop();
+          }
+        }
+        if (opts.only.includes('stats')) {
+          const statsSql = await dbTask({ action: 'stats', size, dataDir, databaseUrl, runs: opts.runs });
+          const site = await startSite(siteOptions);
+          try {
+            const authorization = await signedInReader({ site, dataDir, databaseUrl });
+            results.stats[size] = await runStats({ site, sql: statsSql, runs: opts.runs, authorization, size });
           } finally {
             await site.stop();
           }

@@ -1,7 +1,7 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'search', 'footprint', 'web'];
+const PARTS = ['http', 'queries', 'search', 'stats', 'footprint', 'web'];
 /** Parts run only when asked for with --only (export streams the whole collection; cluster needs PostgreSQL and Redis). */
 const OPTIONAL_PARTS = ['export', 'cluster'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);

@@ -15,9 +15,11 @@ import * as repository from '../../apps/server/src/modules/records/repository';
 import { cursorOf, findRecordView, listGallery, listRecords } from '../../apps/server/src/modules/records/repository';
 import { encodeCursor, type Page } from '../../apps/server/src/modules/records/paging';
 import { upsertSuper } from '../../apps/server/src/services/accounts';
+import { computeStatistics, type StatisticsSource } from '../../apps/server/src/modules/statistics/queries';
+import { searchFiltersSchema } from '@app/shared';
 
 interface TaskInput {
-  action: 'seed' | 'time' | 'account';
+  action: 'seed' | 'time' | 'account' | 'stats';
   /** With `account`: the bench reader's e-mail and password (an active super account is created or promoted). */
   email?: string;
   password?: string;
@@ -174,6 +176,31 @@ async function time(database: Database, runs: number, deepOffset: number) {
   };
 }
 
+/**
+ * Times the statistics the API computes (GET /statistics), anonymous: from record_stats without filters, with two
+ * facets, and with a date range that cuts months (counted live over their days); live with a rare word; and a plain
+ * count of every live record (the GROUP BY the table replaces), for comparison.
+ */
+async function timeStatistics(database: Database, runs: number) {
+  const db = database.db;
+  const cases: Record<string, { filters: Record<string, unknown>; force?: StatisticsSource }> = {
+    all: { filters: {} },
+    // Amhara and perpetrator B share records in the seeded data (both fall on odd record numbers).
+    twoFacets: { filters: { region: ['amhara'], victimizer: ['Bench perpetrator B (fictional)'] } },
+    partialMonths: { filters: { from: '2021-03-15', to: '2023-08-20' } },
+    rareWord: { filters: { q: 'benchword42' } },
+    liveGroupByAll: { filters: {}, force: 'live' },
+  };
+  const results: Record<string, { medianMs: number; p90Ms: number; runs: number; source: string; total: number }> = {};
+  for (const [name, { filters, force }] of Object.entries(cases)) {
+    const parsed = searchFiltersSchema.parse(filters);
+    const { source, statistics } = await computeStatistics(db, parsed, { includePrivate: false }, force);
+    results[name] = { ...(await timeIt(runs, () => computeStatistics(db, parsed, { includePrivate: false }, force))), source, total: statistics.total };
+  }
+  const [{ n: statsRows }] = await database.query<{ n: number }>(`select count(*)::int as n from record_stats where n <> 0`);
+  return { results, statsRows };
+}
+
 async function main() {
   const input = JSON.parse(process.argv[2] ?? '{}') as TaskInput;
   const database = await openDatabase({ databaseUrl: input.databaseUrl ?? undefined, embeddedDataDir: input.dataDir, poolSize: 2 });
@@ -183,7 +210,9 @@ async function main() {
         ? await seed(database, input.size, input.mediaEvery ?? 0)
         : input.action === 'account'
           ? await upsertSuper(database.db, input.email!, input.password!)
-          : await time(database, input.runs ?? 30, input.deepOffset ?? 0);
+          : input.action === 'stats'
+            ? await timeStatistics(database, input.runs ?? 30)
+            : await time(database, input.runs ?? 30, input.deepOffset ?? 0);
     process.stdout.write(`${JSON.stringify({ driver: database.driver, ...result })}\n`);
   } finally {
     await database.close();

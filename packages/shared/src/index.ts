@@ -10,3 +10,5 @@ export * from './paging';
 export * from './contract';
 export * from './places/regions';
 export * from './search';
+export * from './search-params';
+export * from './statistics';

@@ -72,9 +72,6 @@ export const searchQuerySchema = z.intersection(
 );
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
-/** The query parameters of the filters, in the order a URL writes them. */
-export const SEARCH_FILTER_PARAMS = ['q', 'category', 'region', 'victimizer', 'killingType', 'from', 'to', 'confirmed'] as const;
-
 /** Facets counted with every search: how many matching records have each value. */
 export const SEARCH_FACETS = ['category', 'region', 'victimizer', 'killingType', 'year', 'confirmed'] as const;
 export type SearchFacet = (typeof SEARCH_FACETS)[number];
@@ -102,15 +99,4 @@ export interface SearchResponse {
   facets: Record<SearchFacet, FacetCount[]>;
   /** The cursor of the next page, or null on the last. */
   nextCursor: string | null;
-}
-
-/** The query string of `filters` (for links between search, statistics, the map and the export). */
-export function filtersToSearchParams(filters: Partial<SearchFilters>): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const name of SEARCH_FILTER_PARAMS) {
-    const value = filters[name];
-    if (value === undefined || value === '') continue;
-    for (const one of Array.isArray(value) ? value : [value]) params.append(name, String(one));
-  }
-  return params;
 }

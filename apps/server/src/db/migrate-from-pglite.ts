@@ -12,7 +12,7 @@ import { AuditService } from '../services/audit';
 
 const BATCH_ROWS = 1000;
 /** Tables whose rows the migrations themselves write; they are replaced by the source's, not counted as content. */
-const MIGRATION_SEEDED = new Set(['record_counts', 'gallery_counts']);
+const MIGRATION_SEEDED = new Set(['record_counts', 'gallery_counts', 'record_stats']);
 
 export async function tableNames(database: Database): Promise<string[]> {
   const rows = await database.query<{ name: string }>(

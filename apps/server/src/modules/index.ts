@@ -8,6 +8,7 @@ import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
 import seoArea from './seo/plugin';
 import exportArea from './export/plugin';
+import statisticsArea from './statistics/plugin';
 
 /**
  * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
@@ -26,4 +27,5 @@ export const areaPlugins: FastifyPluginAsync[] = [
   campaignArea,
   seoArea,
   exportArea,
+  statisticsArea,
 ];

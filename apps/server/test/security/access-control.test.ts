@@ -160,6 +160,7 @@ describe('access control matrix (issue 22, suite 3)', () => {
     `GET ${API_BASE}/export.csv`,
     `GET ${API_BASE}/export.ndjson`,
     `GET ${API_BASE}/datapackage.json`,
+    `GET ${API_BASE}/statistics`,
     `GET ${API_BASE}/images`,
     `GET ${API_BASE}/images/{id}`,
     `GET ${API_BASE}/audit/checkpoints`,

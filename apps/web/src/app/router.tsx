@@ -82,6 +82,8 @@ export const routes: RouteObject[] = [
       { path: 'check-email', ...page('../features/auth/CheckEmailPage.tsx') },
       { path: 'logout', ...page('../features/auth/LogoutPage.tsx') },
       { path: 'reports', ...publicScreen('../features/reports/ReportsPage.tsx') },
+      { path: 'statistics', ...publicScreen('../features/statistics/StatisticsPage.tsx') },
+      { path: 'map', ...publicScreen('../features/statistics/MapPage.tsx') },
       { path: 'campaign/confirm/:token', ...page('../features/campaign/ConfirmPage.tsx') },
       { path: 'admin/trash', ...guarded('../features/admin/TrashPage.tsx') },
       { path: 'admin/audit', ...guarded('../features/admin/AuditPage.tsx') },

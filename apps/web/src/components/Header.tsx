@@ -7,7 +7,7 @@ import { useSession } from '../lib/session';
 import { LanguageSwitch } from './LanguageSwitch';
 
 /**
- * Brand link and menu: About, Events, Dashboard (signed in), Sign In or Logout. Below 768px the menu
+ * Brand link and menu: About, Events, Statistics, Dashboard (signed in), Sign In or Logout. Below 768px the menu
  * is a slide-in panel opened by a button.
  */
 export function Header() {
@@ -61,6 +61,9 @@ export function Header() {
           </li>
           <li>
             <NavLink to={paths.search}>{t('search.nav')}</NavLink>
+          </li>
+          <li>
+            <NavLink to="/statistics">{t('statistics.nav')}</NavLink>
           </li>
           {user ? (
             <li>

@@ -3,9 +3,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { paths, searchQuerySchema, type BrandConfig } from '@app/shared';
+import { paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import type { CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
+import { filtersCacheQuery } from '../statistics/cache-key';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
@@ -19,16 +20,28 @@ export { WEB_DIST };
 const PAGE_PARAMS = ['page', 'view'] as const;
 
 /**
- * The cache entry of a page: its path and PAGE_PARAMS; the search page's by its validated, normalised filters (as the
- * search API's), so each search is its own entry and a search spelled otherwise is the same one. A search with a bad
- * parameter is rendered (its message shown) but not stored.
+ * The cache entry of a page: its path and PAGE_PARAMS. Pages that read the filters of the collection from their
+ * address are keyed by the validated filters as well (the search page by its normalised query, as the search API's),
+ * so each filter set is its own entry and one spelled otherwise is the same one. An address whose filters are not
+ * valid is rendered (the page shows the error) but never stored, so made-up query strings cannot fill the cache.
  */
+const FILTERED_PAGES = new Set(['/statistics', '/map']);
+
 function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cacheable: boolean } {
-  const pathname = request.url.split('?', 1)[0];
-  if (pathname !== paths.search) return { options: { params: PAGE_PARAMS }, cacheable: true };
-  const parsed = searchQuerySchema.safeParse(request.query ?? {});
-  if (!parsed.success) return { options: { params: Object.keys(request.query ?? {}) }, cacheable: false };
-  return { options: { query: normaliseSearchQuery(parsed.data) }, cacheable: true };
+  const pathname = request.url.split('?', 1)[0] ?? '/';
+  if (pathname === paths.search) {
+    const parsed = searchQuerySchema.safeParse(request.query ?? {});
+    return parsed.success ? { options: { query: normaliseSearchQuery(parsed.data) }, cacheable: true } : { options: { params: [] }, cacheable: false };
+  }
+  if (!FILTERED_PAGES.has(pathname)) return { options: { params: PAGE_PARAMS }, cacheable: true };
+  // A form sent without script sends its empty fields too: they are no filter (as the page reads them).
+  const raw = Object.fromEntries(
+    Object.entries((request.query ?? {}) as Record<string, unknown>)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.filter((v) => String(v).trim() !== '') : value])
+      .filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0)),
+  );
+  const parsed = searchFiltersSchema.safeParse(raw);
+  return parsed.success ? { options: { query: filtersCacheQuery(parsed.data) }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { API_BASE, can, searchFiltersSchema, type SearchFilters } from '@app/shared';
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
+import { filtersCacheQuery } from './cache-key';
+import { computeStatistics } from './queries';
+
+/** GET /statistics: counts of the records matching the filters of the collection, for /statistics and /map. */
+const statisticsArea: FastifyPluginAsync = async (app) => {
+  app.get(
+    `${API_BASE}/statistics`,
+    {
+      schema: {
+        tags: ['statistics'],
+        summary: 'Counts of the records matching the filters: per category, people killed, per month, per region, per perpetrator',
+        description:
+          'Takes the filters of GET /search (repeat a parameter for several values). Anonymous readers count live public ' +
+          'records only; signed-in readers also count non-public ones. Trashed records are never counted. ' +
+          'Regions list every region code, then "unknown" (not recorded).',
+        querystring: searchFiltersSchema,
+      },
+    },
+    async (request, reply) => {
+      const filters = request.query as SearchFilters;
+      const produce = async (includePrivate: boolean) => (await computeStatistics(app.db, filters, { includePrivate })).statistics;
+      if (!request.hasAuthHeader) {
+        return app.publicCache.serve(
+          request,
+          reply,
+          async () => ({
+            status: 200,
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': PUBLIC_CACHE_CONTROL },
+            body: JSON.stringify(await produce(false)),
+          }),
+          { query: filtersCacheQuery(filters) },
+        );
+      }
+      const actor = await request.getActor();
+      reply.header('cache-control', PRIVATE_CACHE_CONTROL);
+      return produce(can.readPrivate(actor));
+    },
+  );
+};
+
+export default statisticsArea;

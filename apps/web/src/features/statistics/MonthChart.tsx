@@ -1,0 +1,98 @@
+import type { SearchFilters, StatisticsResponse } from '@app/shared';
+import { useTranslation } from '../../lib/i18n';
+import { searchHref } from './api';
+
+const HEIGHT = 180;
+const AXIS = 22;
+
+/** Every month from the first to the last, those without records included (a gap in time is part of the picture). */
+export function monthRange(months: StatisticsResponse['months']): { month: string; count: number }[] {
+  if (!months.length) return [];
+  const counts = new Map(months.map((m) => [m.month, m.count]));
+  const out: { month: string; count: number }[] = [];
+  const [firstYear, firstMonth] = months[0]!.month.split('-').map(Number) as [number, number];
+  const last = months.at(-1)!.month;
+  for (let y = firstYear, m = firstMonth; ; m === 12 ? ((m = 1), y++) : m++) {
+    const month = `${y}-${String(m).padStart(2, '0')}`;
+    out.push({ month, count: counts.get(month) ?? 0 });
+    if (month === last) break;
+  }
+  return out;
+}
+
+export const lastDayOfMonth = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+};
+
+/** Records per month as vertical SVG bars, each a link to the search of that month; the table of months beside it. */
+export function MonthChart({ statistics, filters }: { statistics: StatisticsResponse; filters: Partial<SearchFilters> }) {
+  const { t, i18n } = useTranslation();
+  const number = new Intl.NumberFormat(i18n.language);
+  const monthName = new Intl.DateTimeFormat(i18n.language, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const label = (month: string) => monthName.format(new Date(`${month}-15T00:00:00Z`));
+  const months = monthRange(statistics.months);
+  const max = Math.max(1, ...months.map((m) => m.count));
+  const step = Math.max(6, Math.min(24, Math.floor(640 / Math.max(1, months.length))));
+  const width = Math.max(320, months.length * step + 8);
+  return (
+    <figure className="chart" aria-labelledby="months-title">
+      <figcaption id="months-title" className="chart-title">
+        {t('statistics.byMonth')}
+      </figcaption>
+      <div className="chart-body">
+        <svg className="chart-svg" viewBox={`0 0 ${width} ${HEIGHT + AXIS}`} width={width} height={HEIGHT + AXIS} role="group" aria-labelledby="months-title">
+          <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="chart-axis" />
+          {months.map((m, i) => {
+            const h = m.count > 0 ? Math.max(2, (m.count / max) * (HEIGHT - 8)) : 0;
+            const x = 4 + i * step;
+            return (
+              <g key={m.month}>
+                {m.count > 0 ? (
+                  <a
+                    href={searchHref(filters, { from: `${m.month}-01`, to: lastDayOfMonth(m.month) })}
+                    aria-label={t('statistics.bar', { name: label(m.month), count: m.count, formatted: number.format(m.count) })}
+                    className="chart-link"
+                  >
+                    <rect x={x} y={HEIGHT - h} width={Math.max(2, step - 2)} height={h} className="chart-bar" />
+                  </a>
+                ) : null}
+                {m.month.endsWith('-01') || i === 0 ? (
+                  <text x={x} y={HEIGHT + 16} className="chart-label" aria-hidden="true">
+                    {m.month.slice(0, 4)}
+                  </text>
+                ) : null}
+              </g>
+            );
+          })}
+        </svg>
+        <div className="chart-table-scroll">
+          <table className="chart-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('statistics.month')}</th>
+                <th scope="col">{t('statistics.count')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {statistics.months.map((m) => (
+                <tr key={m.month}>
+                  <th scope="row">
+                    <time dateTime={m.month}>{label(m.month)}</time>
+                  </th>
+                  <td>{number.format(m.count)}</td>
+                </tr>
+              ))}
+              {statistics.undated ? (
+                <tr>
+                  <th scope="row">{t('statistics.undated')}</th>
+                  <td>{number.format(statistics.undated)}</td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </figure>
+  );
+}

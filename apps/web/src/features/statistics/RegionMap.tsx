@@ -1,0 +1,84 @@
+import { REGIONS, regionName, UNKNOWN_REGION, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { useTranslation } from '../../lib/i18n';
+import { searchHref } from './api';
+import ethiopia from './map/ethiopia-regions.json';
+
+/** Five shades from light to dark, and the one of regions without records. */
+const SHADES = ['#f6ddd3', '#eaa98f', '#d5725a', '#a9432f', '#6e1c1c'];
+const NONE = '#f3f1ee';
+
+/** Regions drawn smaller than this (in the map's units) also get a marker that a finger or a pointer can hit. */
+const SMALL_AREA = 400;
+
+/** Regions formed from the former SNNP region, which the map's (pre-2020) boundaries still show as one. */
+export const FORMED_FROM_SNNP = REGIONS.filter((r) => 'formedFrom' in r && r.formedFrom === 'snnp').map((r) => r.code);
+
+/** Upper bounds of the five shades: equal steps up to the largest count. */
+function classBounds(max: number): number[] {
+  return [1, 2, 3, 4, 5].map((i) => Math.ceil((max * i) / 5));
+}
+
+/**
+ * Ethiopia's regions shaded by their number of records (a choropleth), drawn as SVG by the server; each region is a
+ * link to the search of its records with the page's other filters. The boundaries (Natural Earth, before 2020) have
+ * the former SNNP region as one area: it is shaded by the sum of the four regions formed from it and opens their search.
+ */
+export function RegionMap({ statistics, filters }: { statistics: StatisticsResponse; filters: Partial<SearchFilters> }) {
+  const { t, i18n } = useTranslation();
+  const number = new Intl.NumberFormat(i18n.language);
+  const counts = new Map(statistics.regions.map((r) => [r.region, r.count]));
+  const areaCount = (code: string) => (code === 'snnp' ? FORMED_FROM_SNNP.reduce((sum, c) => sum + (counts.get(c) ?? 0), 0) : (counts.get(code) ?? 0));
+  const areas = ethiopia.regions.map((area) => ({ ...area, count: areaCount(area.code) }));
+  const max = Math.max(0, ...areas.map((a) => a.count));
+  const bounds = classBounds(max);
+  const shade = (count: number) => (count <= 0 ? NONE : SHADES[bounds.findIndex((b) => count <= b)] ?? SHADES[4]!);
+  const nameOf = (code: string) => (code === 'snnp' ? t('statistics.map.snnp') : regionName(code, i18n.language));
+  const hrefOf = (code: string) => searchHref(filters, { region: code === 'snnp' ? [...FORMED_FROM_SNNP] : [code as never] });
+  const unknown = counts.get(UNKNOWN_REGION) ?? 0;
+  // Large areas first, so the small ones drawn over them stay visible and clickable.
+  const ordered = [...areas].sort((a, b) => b.area - a.area);
+  return (
+    <div className="region-map">
+      <svg
+        viewBox={`0 0 ${ethiopia.width} ${ethiopia.height}`}
+        width={ethiopia.width}
+        height={ethiopia.height}
+        className="region-map-svg"
+        role="group"
+        aria-label={t('statistics.map.title')}
+      >
+        {ordered.map((area) => (
+          <a
+            key={area.code}
+            href={hrefOf(area.code)}
+            className="region-map-link"
+            data-region={area.code}
+            aria-label={t('statistics.bar', { name: nameOf(area.code), count: area.count, formatted: number.format(area.count) })}
+          >
+            <path d={area.d} fill={shade(area.count)} className="region-map-area" />
+            {area.area < SMALL_AREA ? <circle cx={area.center[0]} cy={area.center[1]} r={6} fill={shade(area.count)} className="region-map-marker" /> : null}
+          </a>
+        ))}
+      </svg>
+      <ul className="region-map-legend" aria-label={t('statistics.map.legend')}>
+        <li>
+          <span className="swatch" style={{ background: NONE }} aria-hidden="true" /> 0
+        </li>
+        {max > 0
+          ? bounds.map((upper, i) => {
+              const lower = i === 0 ? 1 : bounds[i - 1]! + 1;
+              if (lower > upper) return null;
+              return (
+                <li key={upper}>
+                  <span className="swatch" style={{ background: SHADES[i] }} aria-hidden="true" /> {lower === upper ? number.format(upper) : `${number.format(lower)}–${number.format(upper)}`}
+                </li>
+              );
+            })
+          : null}
+      </ul>
+      <p className="region-map-note">{t('statistics.map.snnpNote', { regions: FORMED_FROM_SNNP.map((c) => regionName(c, i18n.language)).join(', ') })}</p>
+      {unknown ? <p className="region-map-note">{t('statistics.map.unknownNote', { formatted: number.format(unknown), count: unknown })}</p> : null}
+      <p className="region-map-note">{t('statistics.map.source')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { API_BASE } from '@app/shared';
+import { apiSignIn, SUPER } from './editor-helpers';
+import { expect, test } from './fixtures';
+
+/**
+ * /statistics and /map: tables beside the charts, bars and map regions as links to the filtered search, reachable by
+ * keyboard. The search page is built elsewhere, so the tests assert the address a link opens, not the page there.
+ */
+test.describe('statistics and map', () => {
+  let massacreDeaths = 0;
+
+  test.beforeAll(async ({ request }) => {
+    const token = await apiSignIn(request, SUPER.email, SUPER.password);
+    const records = [
+      { quantity: '17', region: 'amhara', victimizer: 'Test perpetrator (e2e)', happenedOn: '2021-05-03T00:00:00' },
+      { quantity: '4', region: 'afar', victimizer: 'Test perpetrator (e2e)', happenedOn: '2022-02-10T00:00:00' },
+    ];
+    for (const fields of records) {
+      const res = await request.post(`${API_BASE}/massacres`, {
+        headers: { authorization: `Bearer ${token}` },
+        data: { title: 'Test massacre (e2e test data)', description: 'Test data, not a real record.', location: 'Test place', ...fields },
+      });
+      expect(res.status()).toBe(201);
+    }
+    const stats = await (await request.get(`${API_BASE}/statistics`)).json();
+    massacreDeaths = stats.killed.massacreDeaths;
+  });
+
+  test('the statistics page shows each chart with its table, and a bar opens the filtered search', async ({ page }) => {
+    await page.goto('/statistics?category=massacres');
+    await expect(page.getByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+    for (const title of ['Records per category', 'Records per region', 'Records per month', 'Records per perpetrator']) {
+      const figure = page.getByRole('figure', { name: title });
+      await expect(figure).toBeVisible();
+      await expect(figure.getByRole('table')).toBeVisible();
+    }
+    // The numbers are in the tables as text (what a screen reader reads and a copy takes).
+    const regions = page.getByRole('figure', { name: 'Records per region' }).getByRole('table');
+    await expect(regions.getByRole('row', { name: /Amhara/ }).getByRole('cell')).not.toHaveText('0');
+    await expect(page.locator('dl.statistics-totals')).toContainText(new Intl.NumberFormat('en').format(massacreDeaths));
+
+    // A bar keeps the page's filters and adds its own.
+    const bar = page.getByRole('figure', { name: 'Records per region' }).getByRole('link', { name: /^Amhara: \d+ records?$/ });
+    await expect(bar).toHaveAttribute('href', '/search?category=massacres&region=amhara');
+    await bar.click();
+    await expect(page).toHaveURL(/\/search\?category=massacres&region=amhara$/);
+  });
+
+  test('the filter form puts its state in the address and the charts follow it', async ({ page }) => {
+    await page.goto('/statistics');
+    await page.getByLabel('Region', { exact: true }).selectOption('afar');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/\/statistics\?region=afar$/);
+    const categories = page.getByRole('figure', { name: 'Records per category' });
+    await expect(categories.getByRole('link', { name: /^Massacres: / })).toHaveAttribute('href', '/search?category=massacres&region=afar');
+    // The server renders the filtered page itself (a reload, or a shared link).
+    await page.reload();
+    await expect(page.getByLabel('Region', { exact: true })).toHaveValue('afar');
+    await expect(page.getByRole('figure', { name: 'Records per region' }).getByRole('row', { name: /Amhara/ }).getByRole('cell')).toHaveText('0');
+  });
+
+  test('a map region opens the search filtered to it, by pointer and by keyboard', async ({ page }) => {
+    await page.goto('/map?confirmed=false');
+    const amhara = page.locator('a[data-region="amhara"]');
+    await expect(amhara).toHaveAttribute('href', '/search?region=amhara&confirmed=false');
+    await expect(amhara).toHaveAttribute('aria-label', /^Amhara: \d+ records?$/);
+    // The former SNNP area opens the four regions formed from it.
+    await expect(page.locator('a[data-region="snnp"]')).toHaveAttribute('href', /region=central-ethiopia&region=sidama&region=south-ethiopia&region=south-west-ethiopia/);
+
+    // Keyboard only: Tab reaches the region's link, Enter follows it.
+    await page.locator('body').focus();
+    let reached = false;
+    for (let i = 0; i < 60 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await amhara.evaluate((el) => el === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/search\?region=amhara&confirmed=false$/);
+  });
+
+  test('the header links to the statistics, and the home page loads no statistics code', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(req.url());
+    });
+    await page.goto('/');
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Statistics' })).toHaveAttribute('href', '/statistics');
+    expect(scripts.filter((url) => /Statistics|MapPage|ethiopia/i.test(url))).toEqual([]);
+  });
+});
