@@ -117,7 +117,7 @@ test('no stored payload runs in any page that shows it, and the CSP is enforcing
 
   for (const [slug, route] of Object.entries(ROUTES)) {
     const schema = doc.paths[`${API}/${slug}`]!.post!.requestBody.content['application/json'].schema as { properties: Record<string, any> };
-    const textFields = Object.entries(schema.properties).filter(([name, s]) => name === 'title' || name === 'description' || (s.type === 'string' && !s.format && name !== 'files'));
+    const textFields = Object.entries(schema.properties).filter(([name, s]) => name === 'title' || name === 'description' || (s.type === 'string' && !s.format && !s.enum && name !== 'files'));
     // Three records per category, each field holding a different run of payloads, the Markdown description all of them.
     for (let n = 0; n < 3; n++) {
       const fields: Record<string, string> = {};

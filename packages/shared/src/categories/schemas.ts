@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRegionCode } from '../places/regions';
+import { REGION_CODES } from '../places/regions';
 import { dataFields } from './registry';
 import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
 
@@ -79,7 +79,8 @@ export function fieldSchema(field: FieldDef): z.ZodType {
         })
         .transform((v) => splitUrlList(v).join(', '));
     case 'region':
-      return z.string({ error: 'Must be a region' }).trim().refine(isRegionCode, { error: 'Must be one of the listed regions' });
+      // An enum, so the OpenAPI document lists the codes.
+      return z.enum(REGION_CODES, { error: 'Must be one of the listed regions' });
     case 'quantity':
       return z.union([z.string(), z.number()], { error: 'Must be a whole number' }).transform((v, ctx) => {
         const n = typeof v === 'number' ? v : /^\s*-?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
