@@ -421,10 +421,11 @@ test.describe('public site', () => {
     await page.getByRole('combobox', { name: 'ቋንቋ' }).selectOption('en');
   });
 
-  test('375px layout: lists, detail, gallery and home fit the screen', async ({ page, request }) => {
+  test('375px layout: lists, detail, gallery, home, search, statistics and map fit the screen', async ({ page, request }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     const [victim] = (await (await request.get(`${API}/victims?limit=1`)).json()) as { _id: string }[];
-    for (const path of ['/', '/victims', '/massacres?view=table', `/victims/${victim!._id}`, '/images', '/about']) {
+    const pages = ['/', '/victims', '/massacres?view=table', `/victims/${victim!._id}`, '/images', '/about', '/search?q=sample', '/statistics', '/map'];
+    for (const path of pages) {
       await page.goto(path);
       await expect(page.getByTestId('page-title').first()).toBeAttached();
       await page.waitForLoadState('networkidle');
