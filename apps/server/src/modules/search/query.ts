@@ -53,7 +53,8 @@ type WordMatch = 'text' | 'names';
 export async function searchRecords(db: Db, input: SearchInput, visibility: Visibility): Promise<SearchPage> {
   if (!input.filters.q) return searchWith(db, input, visibility, null);
   const byText = await searchWith(db, input, visibility, 'text');
-  if (byText.total > 0) return byText;
+  // Names hold no digits: a case number or a word with digits that full text did not find is not a misspelt name.
+  if (byText.total > 0 || /\d/.test(input.filters.q)) return byText;
   return searchWith(db, input, visibility, 'names');
 }
 
@@ -67,7 +68,7 @@ async function searchWith(db: Db, { filters, cursor, limit = SEARCH_LIMIT_DEFAUL
     const words = normaliseSearchText(q);
     if (match === 'text') {
       where.push(sql`${searchColumns.vector} @@ ${tsQuery}`);
-      rank = sql`ts_rank_cd(${searchColumns.vector}, ${tsQuery})::real`;
+      rank = sql`ts_rank(${searchColumns.vector}, ${tsQuery})::real`;
     } else {
       where.push(sql`${words} <% ${searchColumns.names}`);
       rank = sql`word_similarity(${words}, ${searchColumns.names})::real`;
