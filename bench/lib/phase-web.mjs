@@ -1,4 +1,5 @@
-// Web app: build, the compressed JS+CSS the home page needs, and Lighthouse (mobile) on the home and a list page.
+// Web app: build, the compressed JS+CSS the home page needs, and Lighthouse (mobile) on the home page, a list page, a
+// search and the statistics.
 import path from 'node:path';
 import { dbTask } from './data.mjs';
 import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
@@ -8,10 +9,12 @@ import { browserAssets, buildWeb, DEFAULT_CPU_SLOWDOWN, hasBuild, lighthouse, st
 
 const scoredRun = (run) => typeof run.performance === 'number';
 
-/** The pages measured: the home page and a list page. */
+/** The pages measured: the home page, a list page, a search and the statistics. */
 const PAGES = [
   ['home', '/'],
   ['list', '/victims'],
+  ['search', '/search?q=sample'],
+  ['statistics', '/statistics'],
 ];
 
 /** The run with the median performance score, and every run's figures. */
