@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
-import { computeRead, type ReadResponse, type ReadTarget } from './reads';
+import { computeRead, type ReadResponse, type ReadTarget, type RecordReadServices } from './reads';
 
 /**
  * The ONE entry point of anonymous public reads. Everything an anonymous visitor can read goes through `read`,
@@ -11,7 +10,7 @@ export interface PublicReads {
   read(target: ReadTarget): Promise<ReadResponse>;
 }
 
-export function createPublicReads(app: FastifyInstance): PublicReads {
+export function createPublicReads(app: RecordReadServices): PublicReads {
   return {
     async read(target) {
       const response = await computeRead(app, target, false);

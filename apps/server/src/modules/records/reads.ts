@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db';
+import type { MediaService } from '../media/service';
 import { API_BASE, CATEGORIES, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
 import { toGalleryItem, toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
@@ -25,6 +26,13 @@ export type ReadTarget =
   | { kind: 'news'; query: PageQuery }
   | { kind: 'images'; query: PageQuery }
   | { kind: 'image'; id: string };
+
+/** What the reads of records use: the database, the files' public description, and the kept serialised records. */
+export interface RecordReadServices {
+  db: Db;
+  media: MediaService;
+  recordFragments: RecordFragments;
+}
 
 /** Everything the reads depend on: which category/records, and whether non-public ones are shown. */
 export function readKey(target: ReadTarget): string {
@@ -65,7 +73,7 @@ function ok(value: unknown, headers: Record<string, string> = {}): ReadResponse 
  * Computes a read. `includePrivate` is true for signed-in readers (they also see non-public events
  * and massacres). Cache headers are added by the caller, which knows who is asking.
  */
-export async function computeRead(app: FastifyInstance, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
+export async function computeRead(app: RecordReadServices, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
   const fragments = app.recordFragments;
   switch (target.kind) {
     case 'one': {
@@ -116,7 +124,7 @@ export type Fragment = RecordFragment & { trashed?: boolean };
  * change in between keeps nothing read before it.
  */
 export async function recordsAsFragments(
-  app: FastifyInstance,
+  app: RecordReadServices,
   ids: readonly string[],
   generation = app.recordFragments.currentGeneration(),
 ): Promise<(Fragment | null)[]> {
@@ -129,7 +137,7 @@ export async function recordsAsFragments(
   return out.map((fragment, i) => fragment ?? made.get(ids[i]!) ?? null);
 }
 
-function fragmentOf(app: FastifyInstance, { record, files }: RecordView, generation: number): Fragment {
+function fragmentOf(app: RecordReadServices, { record, files }: RecordView, generation: number): Fragment {
   const fragment: Fragment = RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media)), record.category, record.public);
   const trashed = record.deletedAt !== null;
   const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { SEARCH_LIMIT_DEFAULT, type SearchQuery } from '@app/shared';
-import { answer, recordsAsFragments, type ReadResponse } from '../records/reads';
+import { answer, recordsAsFragments, type ReadResponse, type RecordReadServices } from '../records/reads';
 import { decodeSearchCursor, encodeSearchCursor } from './cursor';
 import { searchRecords } from './query';
 
@@ -19,7 +18,7 @@ export function normaliseSearchQuery(query: SearchQuery): SearchQuery {
  * The search's answer, serialised: each hit is a record's JSON as every read shows it (the records' kept fragments,
  * so a page of hits is not serialised again) with its snippet, then the facet counts and the next page's cursor.
  */
-export async function computeSearch(app: FastifyInstance, query: SearchQuery, includePrivate: boolean): Promise<ReadResponse> {
+export async function computeSearch(app: RecordReadServices, query: SearchQuery, includePrivate: boolean): Promise<ReadResponse> {
   const { cursor: cursorText, limit, ...filters } = query;
   let cursor = null;
   if (cursorText !== undefined) {

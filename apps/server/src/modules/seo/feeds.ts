@@ -13,7 +13,10 @@ const xml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /** RSS 2.0 of the newest public records (all categories, or one), read as an anonymous visitor would. */
-export async function renderFeed(app: FastifyInstance, category: CategoryDef | null): Promise<string> {
+/** What feeds and the sitemap read: the public reads, the site's brand and (for the sitemap) the database. */
+export type FeedServices = Pick<FastifyInstance, 'publicReads' | 'brand' | 'db'>;
+
+export async function renderFeed(app: FeedServices, category: CategoryDef | null): Promise<string> {
   const read = category
     ? await app.publicReads.read({ kind: 'list', category: category.slug, query: { limit: FEED_SIZE } })
     : await app.publicReads.read({ kind: 'news', query: { limit: FEED_SIZE } });
@@ -56,7 +59,7 @@ export async function renderFeed(app: FastifyInstance, category: CategoryDef | n
 }
 
 /** Every public page: the fixed pages, each list and each live public record (private ones stay out). */
-export async function renderSitemap(app: FastifyInstance): Promise<string> {
+export async function renderSitemap(app: FeedServices): Promise<string> {
   const base = app.brand.publicUrl;
   const fixed = [paths.home, paths.about, paths.images, paths.reports, ...CATEGORY_LIST.map((c) => c.route)];
   const rows = await app.db
