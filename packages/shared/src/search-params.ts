@@ -19,3 +19,23 @@ export function filtersToSearchParams(filters: Partial<SearchFilters>): URLSearc
   }
   return params;
 }
+
+/** The filters that take several values (`?region=amhara&region=afar`). */
+export const REPEATABLE_FILTERS: readonly string[] = ['category', 'region', 'victimizer', 'killingType'];
+
+/**
+ * The filters of an address (`?region=amhara&from=2021-01-01`), as written: trimmed, empty fields dropped (a form sent
+ * without script sends them too), repeatable ones as arrays without repeats, sorted as the API sorts them. The API
+ * validates them (and answers 400 naming the field), so the browser needs no schema library for them.
+ */
+export function filtersFromSearchParams(params: URLSearchParams): Partial<SearchFilters> {
+  const filters: Record<string, string | string[]> = {};
+  for (const name of SEARCH_FILTER_PARAMS) {
+    const values = params
+      .getAll(name)
+      .map((v) => v.trim())
+      .filter(Boolean);
+    if (values.length) filters[name] = REPEATABLE_FILTERS.includes(name) ? [...new Set(values)].sort() : values[0]!;
+  }
+  return filters as Partial<SearchFilters>;
+}

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { API_BASE, can, searchFiltersSchema, type SearchFilters } from '@app/shared';
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
-import { filtersCacheQuery } from './cache-key';
 import { computeStatistics } from './queries';
 
 /** GET /statistics: counts of the records matching the filters of the collection, for /statistics and /map. */
@@ -31,7 +30,8 @@ const statisticsArea: FastifyPluginAsync = async (app) => {
             headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': PUBLIC_CACHE_CONTROL },
             body: JSON.stringify(await produce(false)),
           }),
-          { query: filtersCacheQuery(filters) },
+          // The validated filters, repeated values sorted: one entry per filter set however its address spells it.
+          { query: filters },
         );
       }
       const actor = await request.getActor();

@@ -6,7 +6,6 @@ import type { FastifyRequest } from 'fastify';
 import { paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import type { CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
-import { filtersCacheQuery } from '../statistics/cache-key';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type PageMeta } from './shell';
@@ -41,7 +40,7 @@ function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cach
       .filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0)),
   );
   const parsed = searchFiltersSchema.safeParse(raw);
-  return parsed.success ? { options: { query: filtersCacheQuery(parsed.data) }, cacheable: true } : { options: { params: [] }, cacheable: false };
+  return parsed.success ? { options: { query: parsed.data }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */

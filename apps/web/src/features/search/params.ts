@@ -1,4 +1,4 @@
-import { SEARCH_FILTER_PARAMS, filtersToSearchParams, type SearchFilters } from '@app/shared';
+import { filtersFromSearchParams, filtersToSearchParams, type SearchFilters } from '@app/shared';
 
 /** The search's state as the URL holds it: the filters, and the keyset position of the page shown. */
 export interface SearchState {
@@ -6,24 +6,9 @@ export interface SearchState {
   cursor: string | null;
 }
 
-const REPEATABLE = new Set<string>(['category', 'region', 'victimizer', 'killingType']);
-
-/**
- * The filters of a URL's query string, as given (the API validates them and answers 400 for a bad one): repeatable
- * ones as arrays, without repeats or empty values, sorted as the API sorts them.
- */
+/** The search's state in a URL's query string: its filters (as the shared reader takes them) and the page's cursor. */
 export function stateFromParams(params: URLSearchParams): SearchState {
-  const filters: Record<string, string | string[]> = {};
-  for (const name of SEARCH_FILTER_PARAMS) {
-    if (REPEATABLE.has(name)) {
-      const values = [...new Set(params.getAll(name).filter(Boolean))].sort();
-      if (values.length) filters[name] = values;
-    } else {
-      const value = params.get(name)?.trim();
-      if (value) filters[name] = value;
-    }
-  }
-  return { filters: filters as Partial<SearchFilters>, cursor: params.get('cursor') || null };
+  return { filters: filtersFromSearchParams(params), cursor: params.get('cursor') || null };
 }
 
 /** The query string of a state: the filters in a fixed order, then the cursor. One state has one spelling. */

@@ -1,23 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { filtersToSearchParams, SEARCH_FILTER_PARAMS, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { filtersFromSearchParams, filtersToSearchParams, type SearchFilters, type StatisticsResponse } from '@app/shared';
 import { request } from '../../lib/api';
 
-/** The filters that take several values (`?region=amhara&region=afar`). */
-const REPEATABLE = new Set<string>(['category', 'region', 'victimizer', 'killingType']);
-
-/**
- * The filters of the address (`?region=amhara&from=2021-01-01`), as written: the API validates them (and answers 400
- * with the field at fault, which the page shows), so the browser needs no schema library for them.
- */
-export function filtersFromParams(params: URLSearchParams): Partial<SearchFilters> {
-  const filters: Record<string, string | string[]> = {};
-  for (const name of SEARCH_FILTER_PARAMS) {
-    // A form sent without script sends its empty fields too: an empty field is no filter.
-    const values = params.getAll(name).map((v) => v.trim()).filter(Boolean);
-    if (values.length) filters[name] = REPEATABLE.has(name) ? [...new Set(values)].sort() : values[0]!;
-  }
-  return filters as Partial<SearchFilters>;
-}
+/** The filters of the address (shared with the search page's reader). */
+export const filtersFromParams = filtersFromSearchParams;
 
 export function useStatistics(filters: Partial<SearchFilters>) {
   const query = filtersToSearchParams(filters).toString();
