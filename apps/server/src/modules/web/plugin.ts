@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
+import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import type { CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
@@ -33,13 +33,8 @@ function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cach
     return parsed.success ? { options: { query: normaliseSearchQuery(parsed.data) }, cacheable: true } : { options: { params: [] }, cacheable: false };
   }
   if (!FILTERED_PAGES.has(pathname)) return { options: { params: PAGE_PARAMS }, cacheable: true };
-  // A form sent without script sends its empty fields too: they are no filter (as the page reads them).
-  const raw = Object.fromEntries(
-    Object.entries((request.query ?? {}) as Record<string, unknown>)
-      .map(([name, value]) => [name, Array.isArray(value) ? value.filter((v) => String(v).trim() !== '') : value])
-      .filter(([, value]) => value !== '' && !(Array.isArray(value) && value.length === 0)),
-  );
-  const parsed = searchFiltersSchema.safeParse(raw);
+  // Read as the page reads them (empty fields of a form sent without script are no filter), then validated.
+  const parsed = searchFiltersSchema.safeParse(filtersFromSearchParams(new URL(request.url, 'http://page').searchParams));
   return parsed.success ? { options: { query: parsed.data }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
 
