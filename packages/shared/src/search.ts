@@ -93,8 +93,18 @@ export interface SearchHit {
   snippet: SnippetPart[];
 }
 
+/**
+ * The order of the hits: best match first, or newest first (searches without words, and searches with more matches than
+ * are ranked: see `estimated`).
+ */
+export type SearchOrder = 'relevance' | 'newest';
+
 export interface SearchResponse {
+  /** How many records match: exact, or when `estimated`, estimated from a sample (two significant digits). */
   total: number;
+  /** More records match than are counted one by one: the total and facet counts are estimates. */
+  estimated: boolean;
+  order: SearchOrder;
   hits: SearchHit[];
   facets: Record<SearchFacet, FacetCount[]>;
   /** The cursor of the next page, or null on the last. */

@@ -12,8 +12,11 @@ export function encodeSearchCursor(cursor: SearchCursor): string {
   return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 }
 
-/** The cursor, or null when it is not one of ours or not for this kind of search (with or without words). */
-export function decodeSearchCursor(value: string, ranked: boolean): SearchCursor | null {
+/**
+ * The cursor, or null when it is not one of ours or not for this kind of search: a rank needs words; a date serves
+ * searches without words and those with too many matches to rank.
+ */
+export function decodeSearchCursor(value: string, withWords: boolean): SearchCursor | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
@@ -23,8 +26,8 @@ export function decodeSearchCursor(value: string, ranked: boolean): SearchCursor
   if (!parsed || typeof parsed !== 'object') return null;
   const { id, rank, createdAt } = parsed as Record<string, unknown>;
   if (typeof id !== 'string' || !isUuid(id)) return null;
-  if (ranked) {
-    return typeof rank === 'string' && Number.isFinite(Number(rank)) && rank.trim() !== '' ? { rank, id } : null;
+  if (rank !== undefined) {
+    return withWords && typeof rank === 'string' && Number.isFinite(Number(rank)) && rank.trim() !== '' ? { rank, id } : null;
   }
   return typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) ? { createdAt, id } : null;
 }

@@ -28,7 +28,7 @@ export async function computeSearch(app: RecordReadServices, query: SearchQuery,
   const generation = app.recordFragments.currentGeneration();
   const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate });
   const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation);
-  const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"hits":[`)];
+  const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"estimated":${found.estimated},"order":"${found.order}","hits":[`)];
   let first = true;
   found.hits.forEach((hit, i) => {
     const fragment = fragments[i];

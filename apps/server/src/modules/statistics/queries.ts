@@ -27,16 +27,17 @@ const liveKey = {
   region: sql`coalesce(${records.region}, '')`,
   month: sql`coalesce(to_char(${searchColumns.date} at time zone 'UTC', 'YYYY-MM'), '')`,
   victimizer: sql`left(coalesce(${records.victimizer}, ''), 300)`,
+  killingType: sql`left(coalesce(${records.killingType}, ''), 300)`,
 };
 
 const inList = (column: SQLWrapper, values: readonly string[]) => sql`${column} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`;
 
-/** Rows (category, region, month, victimizer, n, quantity) of the live records matching `filters`. */
+/** Rows (category, region, month, victimizer, killing_type, confirmed, n, quantity) of the live records matching `filters`. */
 function liveRows(filters: SearchFilters, visibility: Visibility): SQL {
   const where = filterConditions(filters, visibility);
   if (filters.q) where.push(sql`${searchColumns.vector} @@ ${textQuery(filters.q)}`);
   return sql`select ${records.category} as category, ${liveKey.region} as region, ${liveKey.month} as month,
-      ${liveKey.victimizer} as victimizer, 1::bigint as n, coalesce(${records.quantity}, 0)::bigint as quantity
+      ${liveKey.victimizer} as victimizer, ${liveKey.killingType} as killing_type, ${records.approved} as confirmed, 1::bigint as n, coalesce(${records.quantity}, 0)::bigint as quantity
     from ${records} where ${sql.join(where, sql` and `)}`;
 }
 
@@ -54,7 +55,7 @@ function aggregateRows(filters: SearchFilters, { includePrivate }: Visibility, m
   if (months.from) where.push(sql`${s.month} >= ${months.from}`);
   if (months.to) where.push(sql`${s.month} <= ${months.to}`);
   return sql`select ${s.category} as category, ${s.region} as region, ${s.month} as month, ${s.victimizer} as victimizer,
-      ${s.n} as n, ${s.quantity} as quantity from ${s} where ${sql.join(where, sql` and `)}`;
+      ${s.killingType} as killing_type, ${s.confirmed} as confirmed, ${s.n} as n, ${s.quantity} as quantity from ${s} where ${sql.join(where, sql` and `)}`;
 }
 
 const monthOf = (day: string) => day.slice(0, 7);

@@ -42,12 +42,15 @@ function FacetBoxes({
   picked,
   label,
   onToggle,
+  approx,
 }: {
   name: ListFacet;
   counts: FacetCount[];
   picked: string[];
   label: (value: string) => string;
   onToggle: (value: string, on: boolean) => void;
+  /** The counts are estimates (too many matches to count one by one). */
+  approx: boolean;
 }) {
   const { t } = useTranslation();
   const values = [...counts.map((c) => c.value), ...picked.filter((p) => !counts.some((c) => c.value === p))];
@@ -70,7 +73,7 @@ function FacetBoxes({
                 onChange={(e) => onToggle(value, e.currentTarget.checked)}
               />
               <label htmlFor={id}>
-                {label(value)} <span className="search-count">({countOf(value)})</span>
+                {label(value)} <span className="search-count">({approx ? '≈' : ''}{countOf(value)})</span>
               </label>
             </li>
           );
@@ -81,7 +84,7 @@ function FacetBoxes({
 }
 
 /** The years the results happened in, each a link to the same search narrowed to that year. */
-function YearLinks({ counts, state }: { counts: FacetCount[]; state: SearchState }) {
+function YearLinks({ counts, state, approx }: { counts: FacetCount[]; state: SearchState; approx: boolean }) {
   const { t } = useTranslation();
   if (!counts.length) return null;
   const years = [...counts].sort((a, b) => b.value.localeCompare(a.value));
@@ -92,7 +95,7 @@ function YearLinks({ counts, state }: { counts: FacetCount[]; state: SearchState
         {years.map(({ value, count }) => (
           <li key={value}>
             <Link to={`${paths.search}?${paramsOfState({ filters: { ...state.filters, from: `${value}-01-01`, to: `${value}-12-31` }, cursor: null })}`}>
-              {value} <span className="search-count">({count})</span>
+              {value} <span className="search-count">({approx ? '≈' : ''}{count})</span>
             </Link>
           </li>
         ))}
@@ -136,6 +139,7 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
     go({ ...stateFromParams(next), cursor: null });
   };
   const facets: SearchResponse['facets'] | undefined = data?.facets;
+  const approx = data?.estimated ?? false;
   const confirmedCount = (value: 'true' | 'false') => facets?.confirmed.find((c) => c.value === value)?.count;
   const categoryLabel = (slug: string) => t(`category.${slug}.singular`);
   const regionLabel = (code: string) => (code === UNKNOWN_REGION ? t('region.unknown') : regionName(code, i18n.language));
@@ -173,21 +177,21 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
                 <option value="">{t('search.any')}</option>
                 <option value="true">
                   {t('search.confirmed')}
-                  {confirmedCount('true') !== undefined ? ` (${confirmedCount('true')})` : ''}
+                  {confirmedCount('true') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('true')})` : ''}
                 </option>
                 <option value="false">
                   {t('search.notConfirmed')}
-                  {confirmedCount('false') !== undefined ? ` (${confirmedCount('false')})` : ''}
+                  {confirmedCount('false') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('false')})` : ''}
                 </option>
               </select>
             </div>
             {facets ? (
               <>
-                <FacetBoxes name="category" counts={facets.category} picked={picked('category')} label={categoryLabel} onToggle={onToggle('category')} />
-                <FacetBoxes name="region" counts={facets.region} picked={picked('region')} label={regionLabel} onToggle={onToggle('region')} />
-                <FacetBoxes name="victimizer" counts={facets.victimizer} picked={picked('victimizer')} label={(v) => v} onToggle={onToggle('victimizer')} />
-                <FacetBoxes name="killingType" counts={facets.killingType} picked={picked('killingType')} label={(v) => v} onToggle={onToggle('killingType')} />
-                <YearLinks counts={facets.year} state={state} />
+                <FacetBoxes name="category" counts={facets.category} picked={picked('category')} label={categoryLabel} onToggle={onToggle('category')} approx={approx} />
+                <FacetBoxes name="region" counts={facets.region} picked={picked('region')} label={regionLabel} onToggle={onToggle('region')} approx={approx} />
+                <FacetBoxes name="victimizer" counts={facets.victimizer} picked={picked('victimizer')} label={(v) => v} onToggle={onToggle('victimizer')} approx={approx} />
+                <FacetBoxes name="killingType" counts={facets.killingType} picked={picked('killingType')} label={(v) => v} onToggle={onToggle('killingType')} approx={approx} />
+                <YearLinks counts={facets.year} state={state} approx={approx} />
               </>
             ) : null}
             <p>
@@ -196,8 +200,9 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
           </div>
           <div className="search-results">
             <p className="search-total" role="status" aria-live="polite" aria-atomic="true" data-testid="search-total">
-              {data ? t('search.count', { count: data.total }) : ''}
+              {data ? t(data.estimated ? 'search.countEstimated' : 'search.count', { count: data.total }) : ''}
             </p>
+            {data?.estimated ? <p className="search-note" data-testid="search-estimated">{t('search.estimatedNote')}</p> : null}
             <DownloadLinks filters={filters} />
             {isPending ? (
               <Loading />

@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, searchFiltersSchema, type SearchResponse } from '@app/shared';
+import { rowsOf } from '../src/db';
+import { searchRecords, estimate, type SearchLimits } from '../src/modules/search/query';
+import type { SearchCursor } from '../src/modules/search/cursor';
+import { call, createTestApp, type TestApp } from './helpers';
+
+/**
+ * Searches with more matches than are ranked: the total and facets are estimated from a sample and the hits go newest
+ * first, found by reading the newest records a step at a time. The limits are made small here, so a few thousand
+ * invented rows (labelled as test data, naming no one) stand for a million. Without words, counts come from record_stats.
+ */
+const LABEL = 'Test data, not a real record.';
+const ROWS = 3000;
+const SMALL: SearchLimits = { exactUpTo: 50, sampleRows: 600, walkStep: 40, walkSteps: 2 };
+const everyone = { includePrivate: true };
+
+describe('search with many matches', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // Every row has "crowdword"; one in three is in Afar with perpetrator "Invented group Ω'1" (a quote and a non-ASCII
+    // letter, hashed alike by the server and the database); one in five has "sparseword". Row n is n seconds old.
+    await t.app.db.execute(sql`
+      insert into records (category, title, description, created_at, updated_at, approved, public, region, victimizer)
+      select case when n % 2 = 0 then 'victims' else 'massacres' end, 'Invented record ' || n || ' (test data)',
+        ${LABEL} || ' crowdword' || case when n % 5 = 0 then ' sparseword' else '' end,
+        timestamptz '2025-01-01 00:00:00+00' - n * interval '1 second', now(), n % 4 = 0, true,
+        case when n % 3 = 0 then 'afar' end, case when n % 3 = 0 then ${"Invented group Ω'1"} end
+      from generate_series(1, ${ROWS}) as n`);
+    await t.app.db.execute(sql`analyze records`);
+  });
+  afterAll(async () => t?.close());
+
+  const find = (raw: Record<string, unknown>, cursor: SearchCursor | null = null, limit = 20) =>
+    searchRecords(t.app.db, { filters: searchFiltersSchema.parse(raw), cursor, limit }, everyone, SMALL);
+
+  /** Every row's id, newest first, as the database has them. */
+  async function idsNewestFirst(where = sql`true`): Promise<string[]> {
+    const rows = await rowsOf<{ id: string }>(t.app.db, sql`select id from records where deleted_at is null and ${where} order by created_at desc, id desc`);
+    return rows.map((r) => r.id);
+  }
+
+  it('up to the limit, counts exactly and ranks', async () => {
+    const page = await find({ q: 'sparseword', region: ['afar'] });
+    // n % 15 == 0: 200 rows, more than 50, so this one is estimated too; one more filter brings it under the limit.
+    expect(page.estimated).toBe(true);
+    const exact = await find({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' });
+    // n % 60 == 0: 50 rows, exactly the limit.
+    expect(exact).toMatchObject({ total: 50, estimated: false, order: 'relevance' });
+    expect(exact.facets.category).toEqual([{ value: 'victims', count: 50 }]);
+  });
+
+  it('past the limit, estimates the total and facets from a sample, near the true counts', async () => {
+    const page = await find({ q: 'crowdword' });
+    expect(page).toMatchObject({ estimated: true, order: 'newest' });
+    // 3,000 match; a sample of about 600 rows, scaled, lands near it (seeded: the same answer every time).
+    expect(page.total).toBeGreaterThan(ROWS * 0.8);
+    expect(page.total).toBeLessThan(ROWS * 1.2);
+    const afar = page.facets.region.find((f) => f.value === 'afar')?.count ?? 0;
+    expect(afar).toBeGreaterThan((ROWS / 3) * 0.6);
+    expect(afar).toBeLessThan((ROWS / 3) * 1.4);
+    expect(await find({ q: 'crowdword' })).toEqual(page);
+  });
+
+  it('pages newest first through every match once, past the steps it reads and on to the planner', async () => {
+    // One in three rows: a step of 40 rows holds about 13, so a page of 20 takes both steps and the rest is asked.
+    const expected = await idsNewestFirst(sql`region = 'afar'`);
+    const seen: string[] = [];
+    let cursor: SearchCursor | null = null;
+    for (let i = 0; i < 100; i++) {
+      const page = await find({ q: 'crowdword', victimizer: ["Invented group Ω'1"] }, cursor, 40);
+      expect(page.order).toBe('newest');
+      seen.push(...page.hits.map((hit) => hit.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('without words, counts from record_stats exactly, and pages newest first', async () => {
+    const page = await find({ region: ['afar'], victimizer: ["Invented group Ω'1"] });
+    expect(page).toMatchObject({ total: ROWS / 3, estimated: false, order: 'newest' });
+    expect(page.facets.category).toEqual([
+      { value: 'massacres', count: ROWS / 6 },
+      { value: 'victims', count: ROWS / 6 },
+    ]);
+    expect(page.facets.confirmed).toEqual([
+      { value: 'false', count: 750 },
+      { value: 'true', count: 250 },
+    ]);
+    expect(page.hits.map((hit) => hit.id)).toEqual((await idsNewestFirst(sql`region = 'afar'`)).slice(0, 20));
+    const unknown = await find({ region: ['unknown'] });
+    expect(unknown.total).toBe((ROWS * 2) / 3);
+  });
+
+  it('the API says when counts are estimates and which order the hits are in', async () => {
+    const res = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented` });
+    expect(res.status).toBe(200);
+    const body = res.body as SearchResponse;
+    // 3,000 matches with the real limit (2,000): estimated; the sample is the whole small table, so it is exact.
+    expect(body).toMatchObject({ total: ROWS, estimated: false, order: 'newest' });
+    const next = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented&cursor=${body.nextCursor}` });
+    expect(next.status).toBe(200);
+    expect((next.body as SearchResponse).hits[0]!.record._id).not.toBe(body.hits[0]!.record._id);
+  });
+
+  it('rounds estimates to two significant digits', () => {
+    expect(estimate(0.4)).toBe(1);
+    expect(estimate(87.6)).toBe(88);
+    expect(estimate(20_834)).toBe(21_000);
+    expect(estimate(976_543)).toBe(980_000);
+  });
+});
