@@ -45,19 +45,34 @@ function siteProcesses(site, dataDir) {
 
 const totalPss = (site, dataDir) => siteProcesses(site, dataDir).reduce((sum, pid) => sum + pss(pid), 0);
 
-/** Runs `load` while sampling the site's memory every 250 ms; the samples, their peak and what the load printed. */
+/** Bytes held by the site's public response cache, read from its /metrics. */
+async function cacheBytes(site) {
+  const res = await fetch(`${site.url}/metrics`, { headers: { authorization: `Bearer ${site.metricsToken}` } });
+  const text = await res.text();
+  const match = text.match(/^public_cache_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Runs `load` while sampling memory every 250 ms: the whole (site + database), and the site's process alone, so growth
+ * can be told apart. The samples, their peak and what the load printed.
+ */
 async function underLoad(site, dataDir, seconds, load) {
   const samples = [];
-  const sampler = setInterval(() => samples.push(totalPss(site, dataDir)), 250);
+  const siteSamples = [];
+  const sampler = setInterval(() => {
+    samples.push(totalPss(site, dataDir));
+    siteSamples.push(pss(site.pid));
+  }, 250);
   try {
     const result = await load();
-    return { load: result, samples, peak: Math.max(...samples) };
+    return { load: result, samples, siteSamples, peak: Math.max(...samples) };
   } finally {
     clearInterval(sampler);
   }
 }
 
-export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, connections, size, soakS = 60 }) {
+export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, connections, size, soakS = 60, soakWarmS = 30 }) {
   const result = { size, embedded: !databaseUrl };
   // Start on the existing (seeded) folder: from spawning the process to the first answered list request.
   const startTimes = [];
@@ -90,18 +105,28 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
     );
     result.load = signedIn.load;
     result.loadPeakPss = signedIn.peak;
-    // Unique URLs for soakS seconds (another page each request, each a new cache entry): memory stays flat while the
-    // cache stays within CACHE_MAX_MB.
+    // Unique URLs (another page each request, each a new cache entry): first soakWarmS seconds that fill the response
+    // cache to CACHE_MAX_MB (a full cache is the state a running site is in), then soakS seconds measured, on pages the
+    // warm-up did not ask for. Memory stays flat while the cache stays within its bound.
+    const soakUrl = `${site.url}/api/v1.0.0/victims?limit=12`;
+    const warm = await runWrk({ url: soakUrl, durationS: soakWarmS, connections, uniquePaths: true, scriptFile: path.join(dataDir, '..', 'soak.lua') });
+    const cacheAfterWarm = await cacheBytes(site);
     const soak = await underLoad(site, dataDir, soakS, () =>
-      runWrk({ url: `${site.url}/api/v1.0.0/victims?limit=12`, durationS: soakS, connections, uniquePaths: true, scriptFile: path.join(dataDir, '..', 'soak.lua') }),
+      runWrk({ url: soakUrl, durationS: soakS, connections, uniquePaths: true, uniqueFrom: warm.requests + 1000, scriptFile: path.join(dataDir, '..', 'soak.lua') }),
     );
     const third = Math.max(1, Math.floor(soak.samples.length / 3));
     result.soak = {
       seconds: soakS,
+      warmSeconds: soakWarmS,
+      warmRequests: warm.requests,
       load: soak.load,
       peakPss: soak.peak,
       firstThirdPss: median(soak.samples.slice(0, third)),
       lastThirdPss: median(soak.samples.slice(-third)),
+      siteFirstThirdPss: median(soak.siteSamples.slice(0, third)),
+      siteLastThirdPss: median(soak.siteSamples.slice(-third)),
+      cacheBytesAfterWarm: cacheAfterWarm,
+      cacheBytesAfter: await cacheBytes(site),
     };
   } finally {
     await site.stop();
@@ -117,8 +142,16 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
         [`memory peak under ${durationS} s of signed-in list reads, ${connections} connections`, `${fmt.mb(result.loadPeakPss)} MB`],
         ['that load', `${fmt.n(Math.round(result.load.requestsPerSec))} req/s, p99 ${fmt.ms(result.load.p99Ms)} ms, errors ${result.load.non2xx + result.load.socketErrors}`],
         [
-          `memory under ${soakS} s of unique URLs (anonymous, another page each request): first third, last third, peak`,
+          `memory under ${soakS} s of unique URLs (anonymous, another page each request, after ${soakWarmS} s of them): first third, last third, peak`,
           `${fmt.mb(result.soak.firstThirdPss)}, ${fmt.mb(result.soak.lastThirdPss)}, ${fmt.mb(result.soak.peakPss)} MB`,
+        ],
+        [
+          'of which the site\'s process: first third, last third',
+          `${fmt.mb(result.soak.siteFirstThirdPss)}, ${fmt.mb(result.soak.siteLastThirdPss)} MB`,
+        ],
+        [
+          'response cache (CACHE_MAX_MB bounds it): after the warm-up, after the soak',
+          `${fmt.mb(result.soak.cacheBytesAfterWarm)}, ${fmt.mb(result.soak.cacheBytesAfter)} MB`,
         ],
         ['that load', `${fmt.n(Math.round(result.soak.load.requestsPerSec))} req/s, p99 ${fmt.ms(result.soak.load.p99Ms)} ms, errors ${result.soak.load.non2xx + result.soak.load.socketErrors}`],
       ],

@@ -7,6 +7,7 @@ import { startNginx } from './nginx.mjs';
 import { currentRss, peakRss, resetPeakRss } from './proc.mjs';
 import { fmt, table } from './stats.mjs';
 import { runWrk } from './wrk.mjs';
+import { SEARCH_TARGETS } from './phase-search.mjs';
 
 const API = '/api/v1.0.0';
 
@@ -32,12 +33,15 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   if (!firstId) throw new Error('the list is empty: nothing to measure');
   const detailPath = `${API}/victims/${firstId}`;
   const detail = await gzipBytesOf(`${site.url}${detailPath}`);
+  // A search with a common word and two facets, the case of the search target (phase-search.mjs).
+  const searchPath = SEARCH_TARGETS.commonWordTwoFacets;
+  const search = await gzipBytesOf(`${site.url}${searchPath}`);
   const notes = [];
-  for (const [name, r] of [['list', list], ['detail', detail]]) {
+  for (const [name, r] of [['list', list], ['detail', detail], ['search', search]]) {
     if (r.encoding !== 'gzip') notes.push(`the site sent the ${name} with Content-Encoding: ${r.encoding}; nginx serves a gzip of those bytes`);
   }
 
-  const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz } });
+  const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz, 'search.json': search.gz } });
   const rows = [];
   const runs = {};
   const wrk = (url, uniquePaths, signedIn = false) =>
@@ -48,6 +52,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
     const targets = [
       ['list page 1', `${site.url}${listPath}`, `${nginx.url}/list.json`],
       ['detail', `${site.url}${detailPath}`, `${nginx.url}/detail.json`],
+      ['search, common word, two facets', `${site.url}${searchPath}`, `${nginx.url}/search.json`],
     ];
     // The machine is shared: site and nginx take turns, several rounds, so a burst of other work hits both alike.
     // Cached reads first, so the site's peak memory for them is not that of the uncached runs after.
@@ -94,7 +99,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
     ]);
   }
   console.log(
-    `\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip); ` +
+    `\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip, search ${fmt.n(search.gz.length)} B gzip); ` +
       `cached and nginx rows: the median of ${rounds} alternating rounds; peak RSS of the cached rows: over all their rounds`,
   );
   console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx'], rows));
@@ -102,6 +107,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   return {
     listBytesGzip: list.gz.length,
     detailBytesGzip: detail.gz.length,
+    searchBytesGzip: search.gz.length,
     listCacheControl: list.cacheControl,
     listEtag: Boolean(list.etag),
     runs,

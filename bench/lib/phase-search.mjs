@@ -13,6 +13,8 @@ export const SEARCH_TARGETS = {
   commonWordTwoFacets: `${API}/search?q=record&${TWO_FACETS}`,
   rareWord: `${API}/search?q=benchword42`,
   rareWordTwoFacets: `${API}/search?q=benchword42&${TWO_FACETS}`,
+  // The records of the rare word all lie in one region, a third of them with perpetrator A: two facets that find some.
+  rareWordTwoFacetsFound: `${API}/search?q=benchword42&region=south-west-ethiopia&victimizer=Bench+perpetrator+A+(fictional)`,
   amharicPhraseTwoFacets: `${API}/search?q=${encodeURIComponent('"ሙከራ መዝገብ"')}&${TWO_FACETS}`,
   misspeltName: `${API}/search?q=${encodeURIComponent('Bench persn 4242')}`,
   noWordsTwoFacets: `${API}/search?${TWO_FACETS}`,

@@ -1,6 +1,7 @@
 // The site under test: the production entry point (the bundle apps/server/dist/main.js, built here when missing),
 // on its own port and data folder.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,9 @@ export function siteWorkDir(prefix) {
  * embedded one in dataDir.
  * `root`: the checkout whose build runs (another one serves as a baseline, see --baseline).
  */
+/** A token of this bench run for the site's /metrics. */
+const METRICS_TOKEN = randomBytes(24).toString('base64url');
+
 export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -43,6 +47,8 @@ export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) 
         REDIS_URL: '',
         SAMPLE_DATA: 'false',
         LOG_LEVEL: 'warn',
+        // The bench reads the response cache's size from /metrics (footprint).
+        METRICS_TOKEN,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
@@ -51,5 +57,5 @@ export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) 
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   await waitForHttp(`${url}/health`, { child, timeoutMs: 90_000 });
-  return { url, port, pid: child.pid, child, stop: () => stop(child) };
+  return { url, port, pid: child.pid, child, stop: () => stop(child), metricsToken: METRICS_TOKEN };
 }

@@ -35,8 +35,9 @@ export function parseWrk(output) {
  * so the response cache never has it: the anonymous miss path. (Parameters the API does not know, such as `_b=`, no
  * longer do: the cache keys on the parameters that change the answer.) `authorization`: a signed-in reader's session
  * (see reader.mjs), so the answer is produced for that reader on every request and never cached: the signed-in path.
+ * `uniqueFrom`: the offset the unique pages start after, so a second run asks for pages the first did not.
  */
-export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, authorization = null, scriptFile }) {
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, uniqueFrom = 0, authorization = null, scriptFile }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
   if (authorization) args.push('-H', `Authorization: ${authorization}`);
   if (uniquePaths) {
@@ -46,7 +47,7 @@ export async function runWrk({ url, threads = 1, connections = 32, durationS = 1
     const base = `${pathname}?${params.toString()}${params.size ? '&' : ''}`;
     writeFileSync(
       scriptFile,
-      `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}offset=" .. n)\nend\n`,
+      `local n = ${Math.max(0, Math.floor(uniqueFrom))}\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}offset=" .. n)\nend\n`,
     );
     args.push('-s', scriptFile);
   }

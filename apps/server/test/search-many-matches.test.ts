@@ -100,7 +100,7 @@ describe('search with many matches', () => {
     const res = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented` });
     expect(res.status).toBe(200);
     const body = res.body as SearchResponse;
-    // 3,000 matches with the real limit (2,000): estimated; the sample is the whole small table, so it is exact.
+    // 3,000 matches, more than the real limit: newest first; the sample is the whole small table, so it is exact.
     expect(body).toMatchObject({ total: ROWS, estimated: false, order: 'newest' });
     const next = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented&cursor=${body.nextCursor}` });
     expect(next.status).toBe(200);

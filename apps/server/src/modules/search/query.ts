@@ -29,7 +29,7 @@ export interface SearchLimits {
   walkSteps: number;
 }
 
-export const SEARCH_LIMITS: SearchLimits = { exactUpTo: 2000, sampleRows: 10_000, walkStep: 5000, walkSteps: 4 };
+export const SEARCH_LIMITS: SearchLimits = { exactUpTo: 1000, sampleRows: 10_000, walkStep: 5000, walkSteps: 4 };
 
 /** The longest snippet: a few lines of a card. */
 const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, ShortWord=1, MaxFragments=2, FragmentDelimiter=" … "`;
