@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { CATEGORY_LIST } from '@app/shared';
 import { renderFeed, renderSitemap } from './feeds';
-import { registerMetaResolvers } from './meta';
+import { linkPreviewResolver } from './meta';
 
 /** Crawlers and readers without JavaScript may cache these briefly; new records show within minutes. */
 const CACHE = 'public, max-age=300';
@@ -13,7 +13,7 @@ const CACHE = 'public, max-age=300';
  */
 export default fp(
   async (app) => {
-    registerMetaResolvers(app);
+    app.metaResolvers.push(linkPreviewResolver({ publicReads: app.publicReads, brand: app.brand }));
 
     app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('application/xml; charset=utf-8').header('cache-control', CACHE).send(await renderSitemap(app)),
