@@ -166,7 +166,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
-  const accounts = new AccountService(app, options.limits);
+  const { db, config, redis, mail, jwt, audit, log } = app;
+  const accounts = new AccountService({ db, config, redis, mail, jwt, audit, log }, options.limits);
   app.decorate('settleAccountWork', () => accounts.settle());
   app.addHook('onClose', () => accounts.settle());
   await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });
