@@ -18,7 +18,10 @@ declare module 'fastify' {
   }
 }
 
-/** The records API: every category's routes, the newest records of all, the images and the trash. */
+/**
+ * The records API: every category's routes, the newest records of all, the images and the trash. Not encapsulated:
+ * search reads through `recordFragments`, seo through `publicReads` (and the fragments test reads the former).
+ */
 export default fp(
   async (app) => {
     // A quarter of the response cache's memory: enough for tens of thousands of records of about a kilobyte.
