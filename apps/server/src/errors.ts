@@ -37,7 +37,7 @@ export const httpError = {
 };
 
 /** The statuses a route may refuse a request with; each answers an ErrorBody (see plugins/errors.ts). */
-export type RefusalStatus = 400 | 401 | 403 | 404 | 406 | 409 | 410 | 413 | 415 | 429;
+type RefusalStatus = 400 | 401 | 403 | 404 | 406 | 409 | 410 | 413 | 415 | 429;
 
 /**
  * The response schemas of a route's refusals: the one error body schema under each status given. Every route can

@@ -100,7 +100,6 @@ export const meResponseSchema = z.object({
   lastName: z.string(),
   role: z.enum(ROLES),
 });
-export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /** A user as the super's user list shows it. */
 export const userListItemSchema = meResponseSchema.extend({

@@ -9,11 +9,11 @@ import { upsertSuper } from '../services/accounts';
 import { attachSampleImages } from '../modules/media/sample-images';
 import type { MediaService } from '../modules/media/service';
 
-export const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
+const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
 export const SAMPLE_PER_CATEGORY = 3;
 
 /** What the seeding uses: the database, where the sample pictures go, the audit log, and a log for a failed picture. */
-export interface SampleSeedServices {
+interface SampleSeedServices {
   db: Db;
   media: MediaService;
   audit: AuditService;

@@ -11,7 +11,7 @@ import { MATCH_END, MATCH_START, snippetParts } from './snippet';
  * found in one stretch of the name). pg_trgm's default, 0.6, misses one wrong letter in a five-letter name (0.5);
  * much lower and unrelated names start to match.
  */
-export const NAME_SIMILARITY = 0.5;
+const NAME_SIMILARITY = 0.5;
 
 /** The longest snippet: a few lines of a card. */
 const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, ShortWord=1, MaxFragments=2, FragmentDelimiter=" … "`;
@@ -20,13 +20,13 @@ const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWord
 const HEADLINE_FROM = '፠፡።፣፤፥፦፧፨' + MATCH_START + MATCH_END;
 const HEADLINE_TO = ' '.repeat(9);
 
-export interface SearchInput {
+interface SearchInput {
   filters: SearchFilters;
   cursor: SearchCursor | null;
   limit?: number;
 }
 
-export interface SearchPage {
+interface SearchPage {
   total: number;
   hits: { id: string; snippet: SnippetPart[] }[];
   facets: Record<SearchFacet, FacetCount[]>;

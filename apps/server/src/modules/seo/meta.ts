@@ -3,7 +3,7 @@ import type { PublicReads } from '../records/public-reads';
 import type { MetaResolver, PageMeta } from '../web/shell';
 
 /** Link previews carry this much of the description, as plain text. */
-export const PREVIEW_DESCRIPTION_LENGTH = 200;
+const PREVIEW_DESCRIPTION_LENGTH = 200;
 /** Preview images: the derived JPEG closest to this width (what the networks display). */
 const PREVIEW_IMAGE_WIDTH = 1200;
 
@@ -16,12 +16,12 @@ export function previewText(markdown: string): string {
   return text.length > PREVIEW_DESCRIPTION_LENGTH ? `${text.slice(0, PREVIEW_DESCRIPTION_LENGTH - 1).trimEnd()}…` : text;
 }
 
-export function absoluteUrl(publicUrl: string, url: string): string {
+function absoluteUrl(publicUrl: string, url: string): string {
   return /^https?:\/\//i.test(url) ? url : `${publicUrl}${url.startsWith('/') ? '' : '/'}${url}`;
 }
 
 /** The file a preview shows: a JPEG copy near 1200px wide (every network reads JPEG), else the main copy. */
-export function previewImageUrl(file: Pick<MediaDto, 'imageUrl' | 'variants' | 'posterUrl' | 'kind'>): string | undefined {
+function previewImageUrl(file: Pick<MediaDto, 'imageUrl' | 'variants' | 'posterUrl' | 'kind'>): string | undefined {
   if (file.kind === 'video') return file.posterUrl ?? undefined;
   const jpegs = file.variants.filter((v) => v.format === 'jpeg');
   if (jpegs.length) {
@@ -40,7 +40,7 @@ function recordImage(record: RecordDto): string | undefined {
 }
 
 /** What link previews read: the public reads (as an anonymous visitor) and the site's name and address. */
-export interface LinkPreviewServices {
+interface LinkPreviewServices {
   publicReads: PublicReads;
   brand: Pick<BrandConfig, 'publicUrl' | 'siteName'>;
 }

@@ -29,7 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export interface UsersPluginOptions {
+interface UsersPluginOptions {
   /** Overrides of the default rate limits (tests, or a deployment with other needs). */
   limits?: Partial<Record<LimitName, LimitRule>>;
 }

@@ -15,7 +15,7 @@ const personName = (what: string) =>
     .max(100, { error: `Use at most 100 characters` });
 
 /** Stored lower-cased, so sign-in is case-insensitive. */
-export const emailField = z
+const emailField = z
   .string({ error: required('e-mail') })
   .trim()
   .toLowerCase()

@@ -15,14 +15,14 @@ import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailCont
 import { findLiveToken, issueToken, markUsed, retireTokens } from './one-time-tokens';
 import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rate-limiter';
 
-export const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 export const ACTIVATE_FIRST = 'Activate your account first: we sent you a link';
 export const SIGNUP_DONE = 'Your account has been created. We sent you an e-mail with a link to activate it.';
 export const ACTIVATION_SENT = 'If this e-mail belongs to an account that is not yet activated, we sent it a new activation link.';
 export const RESET_SENT = 'If an account exists for this e-mail, we sent it a link to reset the password.';
 export const ACTIVATED = 'Your account has been activated, sign in to your account';
 export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with the new password.';
-export const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
+const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -35,7 +35,7 @@ export type LimitName =
   | 'mailRequestsPerIp'
   | 'mailsPerAddress';
 
-export const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
+const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
   /** Guessing many accounts' passwords from one address. */
   signinFailuresPerIp: { max: 5, windowMs: 15 * MINUTE },
   /** Guessing one account's password from one address: blocks that address only, so the owner signing in from
@@ -67,7 +67,7 @@ const ROLE_LOCK_KEY = 7_301_778;
  * What the accounts use: the database, the site's name and address for e-mails, Redis for limits shared between
  * processes (null: per process), mail, the token signer, the audit log (role changes) and the log.
  */
-export interface AccountServices {
+interface AccountServices {
   db: Db;
   config: Pick<Config, 'RATE_LIMIT_PREFIX' | 'SITE_NAME' | 'publicUrl'>;
   redis: Redis | null;

@@ -10,8 +10,6 @@ import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
 import { renderShell, type MetaResolver, type PageMeta } from './shell';
 
-export { WEB_DIST };
-
 /**
  * The query parameters a public page reads (a list's page number, the massacres table view); any other, such as a
  * share link's `?utm_source=`, gets the same page from the same cache entry.

@@ -12,7 +12,7 @@ interface WebRenderer {
 }
 
 /** An answer of the site's own API, as the renderer reads it. */
-export interface ApiAnswer {
+interface ApiAnswer {
   statusCode: number;
   headers: Record<string, string | string[] | number | undefined>;
   rawPayload: Buffer;
@@ -22,13 +22,13 @@ export interface ApiAnswer {
  * What the renderer uses: a GET of the site's own API answered in-process without credentials (what an anonymous
  * visitor may read), and the log for failed renders.
  */
-export interface PrerenderServices {
+interface PrerenderServices {
   readApi: (url: string) => Promise<ApiAnswer>;
   log: Pick<FastifyBaseLogger, 'error'>;
 }
 
 /** A rendered page and the status it is answered with. */
-export type RenderedPage = PrerenderedBody & { status: number };
+type RenderedPage = PrerenderedBody & { status: number };
 
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
