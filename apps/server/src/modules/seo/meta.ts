@@ -9,8 +9,6 @@ const PREVIEW_IMAGE_WIDTH = 1200;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** English names of the lists for page titles (the interface's own titles live in the web app's resources). */
-
 export function previewText(markdown: string): string {
   const text = markdownToPlainText(markdown);
   return text.length > PREVIEW_DESCRIPTION_LENGTH ? `${text.slice(0, PREVIEW_DESCRIPTION_LENGTH - 1).trimEnd()}…` : text;
