@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 22, suite 5: soak. The production bundle on its embedded PostgreSQL server in a fresh data folder, then
+// Soak: the production bundle on its embedded PostgreSQL server in a fresh data folder, then
 // --warmup seconds (default 30) and --seconds (default 60) of mixed traffic at capacity from --connections (default
 // 16) keep-alive clients on loopback: cached list and detail reads, lists at a new offset every request (each a new
 // cache entry), signed-in reads (never cached), record creations and edits. Prints requests/s, errors and p50/p99 per

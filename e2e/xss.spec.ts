@@ -4,7 +4,7 @@ import { expect, test, type Page } from './fixtures';
 import { apiSignIn, linkFromOutbox, SUPER, TEST_PASSWORD, uniqueEmail, useToken } from './editor-helpers';
 
 /**
- * Issue 22, suite 2: stored XSS in a real browser. The payloads of e2e/xss/payloads.txt (OWASP filter-evasion and
+ * Stored XSS in a real browser. The payloads of e2e/xss/payloads.txt (OWASP filter-evasion and
  * PortSwigger vectors, see the README beside it) go into every text field of every category, image captions and file
  * names, user names, a representative's note and a campaign letter; then every page that shows them is opened with
  * alert, confirm, prompt and print hooked and a global counter watched. Before any payload is stored, the site's own

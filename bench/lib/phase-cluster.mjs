@@ -1,4 +1,4 @@
-// The cluster part (issue 24): the site as it runs at scale, on one machine. Server processes (the production
+// The cluster part: the site as it runs at scale, on one machine. Server processes (the production
 // bundle) share a PostgreSQL database and Redis behind a small proxy that behaves like the compose file's Caddy
 // (balancer.mjs), under mixed load (mixed-load.mjs): one process, then two, then two restarted one after the other
 // during the load (a rolling restart), which must fail no request.

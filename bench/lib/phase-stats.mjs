@@ -1,5 +1,5 @@
 // Statistics at one size (`--only=stats`): the SQL of GET /statistics (timed in the db task) and, over HTTP, the API
-// and the /statistics page uncached. The target (issue 21): the statistics page uncached in at most 100 ms at 1M
+// and the /statistics page uncached. The target: the statistics page uncached in at most 100 ms at 1M
 // records. Anonymous answers are cached under their validated filters, so an uncached anonymous read needs a filter
 // set nobody asked for: each request names another day far after the data (`to=2090-01-01`, `2090-01-02`...), which
 // costs what a date filter costs (whole months from record_stats, the partial month live over its days).

@@ -18,7 +18,7 @@ import { requestIdOf } from './modules/ops/request-id';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
 
-export interface BuildOptions {
+interface BuildOptions {
   config: Config;
   database: Database;
   /** Run background jobs in this process (the default; tests drain the queue themselves). */

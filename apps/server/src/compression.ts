@@ -21,7 +21,7 @@ export function acceptedEncoding(acceptEncoding: string | undefined): Encoding |
  * compressing took more CPU than everything else the read does: brotli 4 and gzip 1 compress 70 KB of JSON in about
  * 0.3 ms each, where brotli 11 took tens of milliseconds and gzip 6 twice as long for 15 % fewer bytes.
  */
-export type Effort = 'stored' | 'per-request';
+type Effort = 'stored' | 'per-request';
 
 const SETTINGS: Record<Effort, { brotliQuality: number; gzipLevel: number }> = {
   stored: { brotliQuality: 6, gzipLevel: 6 },

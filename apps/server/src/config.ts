@@ -117,7 +117,7 @@ const envSchema = z.object({
     }),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 /** Every variable the configuration reads (the deploy files' test checks theirs against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);

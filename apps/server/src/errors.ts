@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@app/shared';
+import { errorBodySchema, type ErrorBody } from '@app/shared';
 
 /**
  * The one application error. Its body is what the client sees: field errors keyed by field name, or `message`.
@@ -35,3 +35,15 @@ export const httpError = {
     new AppError(429, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
   unavailable: (message = 'Service unavailable') => new AppError(503, { message }),
 };
+
+/** The statuses a route may refuse a request with; each answers an ErrorBody (see plugins/errors.ts). */
+type RefusalStatus = 400 | 401 | 403 | 404 | 406 | 409 | 410 | 413 | 415 | 429;
+
+/**
+ * The response schemas of a route's refusals: the one error body schema under each status given. Every route can
+ * answer 400 (a malformed query, path or body; a NUL anywhere in them); a route that reads a body also 413 (too large)
+ * and 415 (a type it does not read); a signed-in route 401; a route for some roles or owners 403.
+ */
+export function refusals<const S extends readonly RefusalStatus[]>(...statuses: S): Record<S[number], typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<S[number], typeof errorBodySchema>;
+}

@@ -14,7 +14,7 @@ function findServerRoot(start: string): string {
   }
 }
 
-export const SERVER_ROOT = findServerRoot(path.dirname(fileURLToPath(import.meta.url)));
+const SERVER_ROOT = findServerRoot(path.dirname(fileURLToPath(import.meta.url)));
 export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 export const WEB_DIST = path.resolve(SERVER_ROOT, '../web/dist');
 /** The web app's renderer of public pages (`vite build --ssr`), loaded by the server when present. */

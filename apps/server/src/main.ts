@@ -13,7 +13,7 @@ run(async () => {
       app.log.info(`Created the initial super account ${config.INITIAL_SUPER_EMAIL}`);
     }
   }
-  if (config.sampleData) await seedSampleContent(app);
+  if (config.sampleData) await seedSampleContent({ db: app.db, media: app.media, audit: app.audit, log: app.log });
   database.embedded?.keepRunning((message) => app.log.error(message));
   closeOnSignals(app, database, 'closing');
   await app.listen({ port: config.PORT, host: config.HOST });

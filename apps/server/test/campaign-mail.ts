@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** One message as the test SMTP server received it, with its text body decoded. */
-export interface ReceivedMail {
+interface ReceivedMail {
   envelopeTo: string[];
   headers: Record<string, string>;
   subject: string;
@@ -31,7 +31,7 @@ function decodeQuotedPrintable(text: string): string {
 }
 
 /** Parses the single-part text messages the app sends (enough for assertions; not a general MIME parser). */
-export function parseMail(raw: string, envelopeTo: string[]): ReceivedMail {
+function parseMail(raw: string, envelopeTo: string[]): ReceivedMail {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const body = raw.slice(split + 4);

@@ -12,7 +12,7 @@ import { startS3Server } from './s3-server';
 import { deleteRedisKeys, startTcpProxy } from './tcp-proxy';
 
 /**
- * The production topology without containers (issue 24): two server processes and a worker, built as shipped
+ * The production topology without containers: two server processes and a worker, built as shipped
  * (apps/server/dist), on loopback against one fresh PostgreSQL database, Redis (behind a relay the test can cut) and
  * an S3 server (s3rver) of the test's own. Every check goes through both ports.
  */

@@ -6,7 +6,7 @@ import { parse as parseYaml, parseDocument } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config';
 
 /**
- * The container files (issue 24), checked without Docker: no daemon or image registry is reachable in CI. The compose
+ * The container files (Dockerfile, compose.yaml), checked without Docker: no daemon or image registry is reachable in CI. The compose
  * file is read as YAML the way Compose reads it (anchors, merge keys), its variables filled from .env.example, and
  * what the site would receive is run through the site's own configuration check.
  */

@@ -35,7 +35,8 @@ describe('server frame', () => {
   });
 
   it('inserts labelled sample content once, into an empty database only', async () => {
-    const first = await seedSampleContent(t.app);
+    const { db, media, audit, log } = t.app;
+    const first = await seedSampleContent({ db, media, audit, log });
     expect(first.seeded).toBe(true);
     expect(first.password).toMatch(/^[\w-]{16}$/);
     const rows = await t.database.query<{ category: string; subtitle: string; n: number }>(
@@ -46,6 +47,6 @@ describe('server frame', () => {
       expect(row.subtitle).toBe(SAMPLE_LABEL);
       expect(row.n).toBe(SAMPLE_PER_CATEGORY);
     }
-    expect((await seedSampleContent(t.app)).seeded).toBe(false);
+    expect((await seedSampleContent({ db, media, audit, log })).seeded).toBe(false);
   });
 });

@@ -40,7 +40,7 @@ describe('npm run admin -- migrate-from-pglite', () => {
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'm'.repeat(40) });
     const app = await buildApp({ config, database: old, runJobs: false, logger: false });
     await app.ready();
-    await seedSampleContent(app); // labelled sample records of every category, accounts, audit entries
+    await seedSampleContent({ db: app.db, media: app.media, audit: app.audit, log: app.log }); // labelled sample records of every category, accounts, audit entries
     await app.close();
     const before = await everyRow(old);
     await old.close();

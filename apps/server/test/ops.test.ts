@@ -7,7 +7,7 @@ import { startS3Server } from './s3-server';
 import { deleteRedisKeys, startTcpProxy } from './tcp-proxy';
 import { getCategory } from '@app/shared';
 
-/** /ready, /metrics, request ids, and what a request meets when S3 or Redis goes away (issue 24). */
+/** /ready, /metrics, request ids, and what a request meets when S3 or Redis goes away. */
 
 const TOKEN = 'metrics-token-for-tests-only';
 let s3: Awaited<ReturnType<typeof startS3Server>>;

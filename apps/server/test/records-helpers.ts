@@ -4,7 +4,7 @@ import { dataFields, type CategoryDef } from '@app/shared';
 
 /** Test-only helpers for the records API tests: multipart bodies, a small real image, sample field values. */
 
-export interface FilePart {
+interface FilePart {
   field: string;
   filename: string;
   type: string;

@@ -4,13 +4,13 @@ import { SMTPServer } from 'smtp-server';
 
 /** Test helpers of the account tests: a real SMTP peer, the outbox folder, and link extraction from raw messages. */
 
-export interface ReceivedMail {
+interface ReceivedMail {
   to: string[];
   raw: string;
 }
 
 /** Undoes quoted-printable soft line breaks and escapes, enough to read links out of a raw message. */
-export function decodeQuotedPrintable(raw: string): string {
+function decodeQuotedPrintable(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 

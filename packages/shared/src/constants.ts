@@ -1,8 +1,6 @@
 /** Business constants the public contract fixes (kept exactly). */
-export const MOBILE_BREAKPOINT_PX = 768;
 export const COPY_FEEDBACK_MS = 3000;
-export const VIDEO_EDIT_REDIRECT_MS = 3000;
-export const TITLE_HEADING_MAX_WORDS = 4; // a heading shows only with fewer than 5 words
+const TITLE_HEADING_MAX_WORDS = 4; // a heading shows only with fewer than 5 words
 export const DATE_FORMAT = 'll';
 export const DATE_TIME_FORMAT = 'll HH:mm';
 export const REPORT_DATE_FORMAT = 'll hh:mm A';
@@ -10,7 +8,7 @@ export const FORM_DATE_TIME_FORMAT = 'YYYY-MM-DDTHH:mm:ss';
 export const DESCRIPTION_ROWS = 15;
 export const DESCRIPTION_COLS = 120;
 export const CAMPAIGN_MESSAGE_ROWS = 30;
-export const IMAGE_PLACEHOLDER_MAX_URL_LENGTH = 1;
+const IMAGE_PLACEHOLDER_MAX_URL_LENGTH = 1;
 export const SHARE_TEXT = 'Ongoing genocide on Amhara people';
 export const SAMPLE_LABEL = 'Sample record - not real data';
 

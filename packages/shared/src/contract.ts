@@ -1,10 +1,96 @@
 import { z } from 'zod';
+import { CATEGORY_SLUGS } from './categories/types';
 import { ROLES } from './permissions';
 
 /**
- * Answers of the accounts, audit and campaign APIs, declared once: the server validates and documents them with these
- * schemas, the web app reads its types from them (records have theirs in categories/ and api.ts).
+ * Answers of the API, declared once: the server validates and documents them with these schemas, the web app reads
+ * its types from them.
  */
+
+/** Body of every 4xx: field errors keyed by field name, or `message` for errors not tied to a field. */
+export const errorBodySchema = z.record(z.string(), z.string());
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const imageVariantSchema = z.object({
+  width: z.number(),
+  format: z.enum(['webp', 'avif', 'jpeg']),
+  url: z.string(),
+});
+export type ImageVariant = z.infer<typeof imageVariantSchema>;
+
+/** What an original's metadata says about its capture: editors of the owning record only. */
+export const restrictedMediaInfoSchema = z.object({
+  capturedAt: z.string().optional(),
+  gps: z.object({ latitude: z.number(), longitude: z.number(), altitude: z.number().optional() }).optional(),
+  make: z.string().optional(),
+  model: z.string().optional(),
+  software: z.string().optional(),
+});
+export type RestrictedMediaInfo = z.infer<typeof restrictedMediaInfoSchema>;
+
+/** One stored file as the public API shows it. */
+export const mediaSchema = z.object({
+  imageId: z.string(),
+  imageUrl: z.string(),
+  kind: z.enum(['image', 'video', 'poster']),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  variants: z.array(imageVariantSchema),
+  sha256: z.string(),
+  caption: z.string().nullable(),
+  graphic: z.boolean(),
+  status: z.enum(['queued', 'processing', 'ready', 'failed']),
+  /** Size in bytes and detected type of the original (whose SHA-256 is `sha256`). */
+  size: z.number().optional(),
+  mime: z.string().optional(),
+  /** Videos: the poster's widest JPEG (its other copies are in `variants`); null until processed. */
+  posterUrl: z.string().nullable().optional(),
+  /** Editors of the owning record only: what the original's metadata says about capture. */
+  restricted: restrictedMediaInfoSchema.nullable().optional(),
+  /** Editors only: why processing failed or how the file is served. */
+  statusReason: z.string().nullable().optional(),
+});
+export type MediaDto = z.infer<typeof mediaSchema>;
+
+/**
+ * A record as the API returns it: the fields every category has, and (loose, as the registry declares them per
+ * category) the category's own data fields. Trash fields only in the trash and in the answer of a move to it.
+ */
+export const recordSchema = z.looseObject({
+  _id: z.string(),
+  category: z.enum(CATEGORY_SLUGS),
+  title: z.string(),
+  subtitle: z.string().nullable(),
+  description: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  imageUrl: z.string(),
+  images: z.array(mediaSchema),
+  approved: z.boolean(),
+  approvedAt: z.string().nullable(),
+  public: z.boolean(),
+  graphic: z.boolean(),
+  userId: z.string().nullable(),
+  deletedAt: z.string().nullable().optional(),
+  deletedBy: z.string().nullable().optional(),
+});
+export type RecordDto = z.infer<typeof recordSchema>;
+
+/** One item of the derived /images gallery. `_id` is the image's own id, used in /images/{id}. */
+export const galleryItemSchema = z.object({
+  _id: z.string(),
+  imageId: z.string(),
+  imageUrl: z.string(),
+  variants: z.array(imageVariantSchema),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  caption: z.string().nullable(),
+  graphic: z.boolean(),
+  recordId: z.string(),
+  category: z.enum(CATEGORY_SLUGS),
+  title: z.string(),
+});
+export type GalleryItemDto = z.infer<typeof galleryItemSchema>;
 
 /** The signed-in user's own view (GET /api/users/me). */
 export const meResponseSchema = z.object({
@@ -14,7 +100,6 @@ export const meResponseSchema = z.object({
   lastName: z.string(),
   role: z.enum(ROLES),
 });
-export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /** A user as the super's user list shows it. */
 export const userListItemSchema = meResponseSchema.extend({
@@ -23,31 +108,35 @@ export const userListItemSchema = meResponseSchema.extend({
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
-/** One entry of the audit log (GET /api/v1.0.0/audit). */
-export interface AuditEntryDto {
-  seq: number;
-  at: string;
-  actorId: string | null;
-  actorRole: string | null;
-  action: string;
-  category: string | null;
-  recordId: string | null;
-  subject: string | null;
-  changes: Record<string, { before: unknown; after: unknown }>;
-}
+/** One entry of the audit log (GET /api/v1.0.0/audit), with the hashes that chain it to the entry before. */
+export const auditEntrySchema = z.object({
+  seq: z.number(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorRole: z.string().nullable(),
+  action: z.string(),
+  category: z.string().nullable(),
+  recordId: z.string().nullable(),
+  subject: z.string().nullable(),
+  changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
 
 /** GET /api/v1.0.0/audit/verify: the chain checked against its signed checkpoints. */
-export interface AuditChainReport {
-  ok: boolean;
-  entries: number;
-  firstBrokenSeq: number | null;
-  reason: string | null;
-  checkpoints: number;
+export const auditChainReportSchema = z.object({
+  ok: z.boolean(),
+  entries: z.number(),
+  firstBrokenSeq: z.number().nullable(),
+  reason: z.string().nullable(),
+  checkpoints: z.number(),
   /** The newest checkpoint the chain reaches, when there is one. */
-  newestCheckpointSeq: number | null;
+  newestCheckpointSeq: z.number().nullable(),
   /** Checkpoints whose RFC 3161 time-stamp verified. */
-  timestamped?: number;
-}
+  timestamped: z.number().optional(),
+});
+export type AuditChainReport = z.infer<typeof auditChainReportSchema>;
 
 /** A delivered campaign letter as /reports lists it: never the sender, only the letter. */
 export interface ReportDto {

@@ -7,7 +7,7 @@ import type { SearchFilters } from './search';
  */
 
 /** The query parameters of the filters, in the order a URL writes them. */
-export const SEARCH_FILTER_PARAMS = ['q', 'category', 'region', 'victimizer', 'killingType', 'from', 'to', 'confirmed'] as const;
+const SEARCH_FILTER_PARAMS = ['q', 'category', 'region', 'victimizer', 'killingType', 'from', 'to', 'confirmed'] as const;
 
 /** The query string of `filters` (for links between search, statistics, the map and the export). */
 export function filtersToSearchParams(filters: Partial<SearchFilters>): URLSearchParams {
@@ -21,7 +21,7 @@ export function filtersToSearchParams(filters: Partial<SearchFilters>): URLSearc
 }
 
 /** The filters that take several values (`?region=amhara&region=afar`). */
-export const REPEATABLE_FILTERS: readonly string[] = ['category', 'region', 'victimizer', 'killingType'];
+const REPEATABLE_FILTERS: readonly string[] = ['category', 'region', 'victimizer', 'killingType'];
 
 /**
  * The filters of an address (`?region=amhara&from=2021-01-01`), as written: trimmed, empty fields dropped (a form sent

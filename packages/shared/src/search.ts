@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordDto } from './api';
+import type { RecordDto } from './contract';
 import { CATEGORY_SLUGS } from './categories/types';
 import { REGION_CODES, UNKNOWN_REGION } from './places/regions';
 

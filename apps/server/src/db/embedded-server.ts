@@ -18,7 +18,7 @@ import pg from 'pg';
  */
 
 /** Sized for a small machine (2 cores, a few hundred MB for the whole site); the only place these are set. */
-export const EMBEDDED_SETTINGS: Record<string, string> = {
+const EMBEDDED_SETTINGS: Record<string, string> = {
   listen_addresses: '',
   shared_buffers: '32MB',
   effective_cache_size: '256MB',
@@ -40,7 +40,7 @@ export const EMBEDDED_SETTINGS: Record<string, string> = {
   log_line_prefix: '%m [%p] ',
 };
 
-export const EMBEDDED_DATABASE = 'evidence';
+const EMBEDDED_DATABASE = 'evidence';
 const SUPERUSER = 'postgres';
 const PORT = 5432;
 /** Held shared by every process using the server; taken exclusively by the one that may stop it. */
@@ -398,7 +398,7 @@ async function stopWhenUnused(bin: Binaries, clusterDir: string, socket: string,
 }
 
 /** The server's process id, from the first line of postmaster.pid (null when it does not run). */
-export function postmasterPid(clusterDir: string): number | null {
+function postmasterPid(clusterDir: string): number | null {
   try {
     const pid = Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : null;

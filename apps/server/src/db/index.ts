@@ -50,9 +50,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export { MIGRATIONS_DIR };
 
-export interface OpenOptions {
+interface OpenOptions {
   /** postgres:// URL of a PostgreSQL server. */
   databaseUrl?: string;
   /** Without databaseUrl: the data folder whose embedded PostgreSQL server to use (started when not running). */

@@ -7,7 +7,7 @@ export const NUL_MESSAGE = 'Must not contain a NUL character';
  * The name of the top-level field of `value` (the key a field error is given under) whose string or key holds
  * U+0000 somewhere inside it, '' when `value` itself is such a string, or null when there is none.
  */
-export function fieldWithNul(value: unknown, depth = 0): string | null {
+function fieldWithNul(value: unknown, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? '' : null;
   if (typeof value !== 'object' || value === null || depth > 64) return null;
   for (const [key, inner] of Object.entries(value)) {

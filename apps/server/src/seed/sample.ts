@@ -1,13 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
+import type { Db } from '../db';
 import { records, users } from '../db/schema';
+import type { AuditService } from '../services/audit';
 import { upsertSuper } from '../services/accounts';
 import { attachSampleImages } from '../modules/media/sample-images';
+import type { MediaService } from '../modules/media/service';
 
-export const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
+const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
 export const SAMPLE_PER_CATEGORY = 3;
+
+/** What the seeding uses: the database, where the sample pictures go, the audit log, and a log for a failed picture. */
+interface SampleSeedServices {
+  db: Db;
+  media: MediaService;
+  audit: AuditService;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
 
 /** Sample values per field kind: plainly invented, labelled, naming no real person or place as a victim. */
 function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown {
@@ -53,7 +64,7 @@ function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown
  * On first start with an empty database (outside production), inserts a few labelled sample records per category and
  * a sample super account whose random password is printed once.
  */
-export async function seedSampleContent(app: FastifyInstance): Promise<{ seeded: boolean; password?: string }> {
+export async function seedSampleContent(app: SampleSeedServices): Promise<{ seeded: boolean; password?: string }> {
   const [{ n } = { n: 0 }] = await app.db.select({ n: sql<number>`count(*)::int` }).from(records);
   if (Number(n) > 0) return { seeded: false };
 

@@ -12,7 +12,7 @@ import { verifyTimestamp } from './timestamping';
  * longer reaches it, and a new checkpoint would need the site's private key.
  */
 
-export interface CheckpointStatement {
+interface CheckpointStatement {
   seq: number;
   hash: string;
   at: Date;
@@ -72,7 +72,7 @@ export class AuditSigner {
   }
 }
 
-export function signatureValid(c: SignedCheckpoint): boolean {
+function signatureValid(c: SignedCheckpoint): boolean {
   try {
     return verify(null, statementBytes(c), createPublicKey(c.publicKey), Buffer.from(c.signature, 'base64'));
   } catch {
@@ -80,7 +80,7 @@ export function signatureValid(c: SignedCheckpoint): boolean {
   }
 }
 
-export interface ChainEntry {
+interface ChainEntry {
   seq: number;
   hash: string;
   prevHash: string;

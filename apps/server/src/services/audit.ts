@@ -11,9 +11,9 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** Advisory lock key serialising appends, so each entry links to the one before it. */
 const AUDIT_LOCK_KEY = 7_301_777;
 
-export type Changes = Record<string, { before: unknown; after: unknown }>;
+type Changes = Record<string, { before: unknown; after: unknown }>;
 
-export interface AuditEntry {
+interface AuditEntry {
   actor: Actor | null;
   action: string;
   category?: string | null;
@@ -56,7 +56,7 @@ function normalise(v: unknown): unknown {
   return v;
 }
 
-export interface CheckpointOptions {
+interface CheckpointOptions {
   signer: AuditSigner;
   /** A checkpoint is written with every `every`-th entry, in that entry's transaction. */
   every: number;

@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db';
 import { jobs } from '../db/schema';
 
-export type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
+type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
 
 interface QueueOptions {
   pollMs?: number;

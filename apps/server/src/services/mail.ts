@@ -10,7 +10,7 @@ export interface MailMessage {
   replyTo?: string;
 }
 
-export interface SentMail {
+interface SentMail {
   messageId: string;
   /** Outbox file of the message (outbox transport only). */
   file?: string;

@@ -19,7 +19,7 @@ function useNodeCrypto(): void {
   engineReady = true;
 }
 
-export function timestampRequest(digest: Buffer): Buffer {
+function timestampRequest(digest: Buffer): Buffer {
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({

@@ -5,7 +5,7 @@ import { linkToken, outboxMessages, uniqueEmail, waitFor } from '../users-mail-h
 import { HOURLY_LIMIT, REPRESENTATIVE_DAILY_LIMIT } from '../../src/modules/campaign/service';
 
 /**
- * Issue 22, suite 4: abuse of the account and campaign endpoints. Brute force is throttled per account and address
+ * Abuse of the account and campaign endpoints. Brute force is throttled per account and address
  * and per address without locking the owner out; sign-up, forgot-password and resend-activation tell nothing about
  * which e-mails have accounts, by answer or by timing; e-mailed links work once and expire; campaign letters are
  * limited per sender, per address and per representative, also when sent at the same moment. Test data only.
@@ -18,7 +18,7 @@ let ipCounter = 0;
 /** A new client address per call unless a test wants one address. */
 const uniqueIp = () => `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${++ipCounter & 255}`;
 
-describe('abuse (issue 22, suite 4)', () => {
+describe('abuse of the account and campaign endpoints', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL, TRUST_PROXY: 'true' });

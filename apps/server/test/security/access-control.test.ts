@@ -5,7 +5,7 @@ import { call, createTestApp, createUser, type TestApp } from '../helpers';
 import { imageField, multipart, sampleFields, testImage } from '../records-helpers';
 
 /**
- * Issue 22, suite 3: every route x every kind of caller, against the permissions table in packages/shared (`can`),
+ * Every route x every kind of caller, against the permissions table in packages/shared (`can`),
  * and records that must stay unseen (private, unapproved and private, trashed) probed through every read path.
  * Test data only.
  */
@@ -41,7 +41,7 @@ const SEARCH_AND_EXPORT: { name: string; url: (c: CategoryDef, id: string, mark:
 ];
 let exportCaller = 0;
 
-describe('access control matrix (issue 22, suite 3)', () => {
+describe('access control matrix: every route as every caller, unseen records through every read', () => {
   let t: TestApp;
   let owner: User;
   let other: User;

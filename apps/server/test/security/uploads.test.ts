@@ -7,7 +7,7 @@ import { multipart, sampleFields } from '../records-helpers';
 import { dbState } from './db-state';
 
 /**
- * Issue 22, suite 6: hostile uploads. Polyglots (markup or script named .jpg, a JPEG with a PHP tail), truncated and
+ * Hostile uploads: polyglots (markup or script named .jpg, a JPEG with a PHP tail), truncated and
  * empty files, decompression bombs (a PNG that declares 50,000 x 50,000 pixels in a few KB) and an MP4 whose header
  * lies are refused, or stored with public copies that carry none of the hostile bytes; the process's memory stays
  * bounded while it refuses them. Test data only.
@@ -46,7 +46,7 @@ async function pngBomb(width: number, height: number, rows: number): Promise<Buf
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
-describe('hostile uploads (issue 22, suite 6)', () => {
+describe('hostile uploads are refused or stored without their hostile bytes', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let jpeg: Buffer;

@@ -5,7 +5,7 @@ import { jsonForScript } from '@app/shared';
  * The data a server-rendered page was rendered from travels in the page itself, as JSON in a script element, so the
  * browser's first render shows the same page without asking the API again.
  */
-export const STATE_ELEMENT_ID = 'app-state';
+const STATE_ELEMENT_ID = 'app-state';
 
 export function stateScript(state: DehydratedState): string {
   return `<script type="application/json" id="${STATE_ELEMENT_ID}">${jsonForScript(state)}</script>`;

@@ -4,7 +4,7 @@ import type { ImageVariant } from '@app/shared';
 import './media.css';
 
 /** What an image needs to be shown responsively: a record's MediaDto or a gallery item both fit. */
-export interface ImageSource {
+interface ImageSource {
   imageUrl: string;
   variants: ImageVariant[];
   width: number | null;

@@ -15,7 +15,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: string;
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
@@ -24,7 +24,7 @@ export interface RequestOptions {
   raw?: boolean;
 }
 
-export function apiUrl(path: string, query?: RequestOptions['query'], raw = false): string {
+function apiUrl(path: string, query?: RequestOptions['query'], raw = false): string {
   const base = raw ? path : `${API_BASE}${path}`;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
@@ -85,7 +85,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   /** From X-Total-Count: the "(n)" of list titles. */
   total: number;

@@ -1,6 +1,6 @@
 import { ApiError } from './api';
 
-export interface FormErrors<F extends string> {
+interface FormErrors<F extends string> {
   /** Messages to show under the form's own fields. */
   fields: Partial<Record<F, string>>;
   /** Everything else, to show above the form. */

@@ -4,7 +4,7 @@ import type { JwtClaims, Role } from '@app/shared';
 /** The token is kept in local storage under this key and sent as `Authorization: Bearer`. */
 export const TOKEN_KEY = 'token';
 
-export interface Session {
+interface Session {
   token: string;
   id: string;
   role: Role;

@@ -39,7 +39,7 @@ export const PICKER_CATEGORIES: readonly CategoryDef[] = [...CATEGORY_LIST].sort
   (a, b) => a.pickerOrder - b.pickerOrder,
 );
 
-export function isCategorySlug(value: string): value is CategorySlug {
+function isCategorySlug(value: string): value is CategorySlug {
   return (CATEGORY_SLUGS as readonly string[]).includes(value);
 }
 

@@ -36,7 +36,7 @@ function normaliseZone(zone: string): string {
   return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }
 
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;

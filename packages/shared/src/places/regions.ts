@@ -6,7 +6,7 @@
  * Nations, Nationalities and Peoples' Region into Central Ethiopia and South Ethiopia) have `formedFrom`, so a map
  * drawn on older boundaries can place them.
  */
-export interface Region {
+interface Region {
   code: string;
   en: string;
   am: string;
@@ -33,18 +33,14 @@ export const REGIONS = [
   { code: 'dire-dawa', en: 'Dire Dawa', am: 'ድሬ ዳዋ', kind: 'city', iso: 'ET-DD' },
 ] as const satisfies readonly Region[];
 
-export type RegionCode = (typeof REGIONS)[number]['code'];
+type RegionCode = (typeof REGIONS)[number]['code'];
 
 export const REGION_CODES = REGIONS.map((r) => r.code) as [RegionCode, ...RegionCode[]];
 
 /** The facet and statistics bucket of records whose region was not recorded (every record made before regions). */
 export const UNKNOWN_REGION = 'unknown';
 
-export function isRegionCode(value: string): value is RegionCode {
-  return (REGION_CODES as readonly string[]).includes(value);
-}
-
-export function regionByCode(code: string): Region | undefined {
+function regionByCode(code: string): Region | undefined {
   return REGIONS.find((r) => r.code === code);
 }
 

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
-import { API_BASE, offsetPageQuerySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
-import type { AuditCheckpointRow } from '../../db/schema';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_BASE, auditChainReportSchema, auditEntrySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
+import { refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
-
-const auditQuery = offsetPageQuerySchema.extend({
-  recordId: z.uuid({ error: 'Must be a record id' }).optional(),
-  actorId: z.uuid({ error: 'Must be a user id' }).optional(),
-});
+import { auditQuery, checkpointDto, checkpointSchema } from './schemas';
 
 /** The audit log for admins: entries newest first, and a check of the hash chain. */
-const auditRoutes: FastifyPluginAsync = async (app) => {
+const auditRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const staffOnly = app.requireRole('admin', 'super');
 
   app.get(
@@ -22,10 +20,11 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
         summary: 'Audit log entries, newest first (admin, super)',
         description: `Filters recordId and actorId; JSON array; total in ${TOTAL_COUNT_HEADER}.`,
         querystring: auditQuery,
+        response: { 200: z.array(auditEntrySchema), ...refusals(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const query = request.query as z.infer<typeof auditQuery>;
+      const query = request.query;
       const limit = pageLimit(query);
       const { rows, total } = await app.audit.list({ limit, offset: query.offset ?? 0, recordId: query.recordId, actorId: query.actorId });
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
@@ -37,7 +36,11 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
     `${API_BASE}/audit/verify`,
     {
       preHandler: staffOnly,
-      schema: { tags: ['audit'], summary: 'Re-compute the hash chain and check it against every signed checkpoint (admin, super)' },
+      schema: {
+        tags: ['audit'],
+        summary: 'Re-compute the hash chain and check it against every signed checkpoint (admin, super)',
+        response: { 200: auditChainReportSchema, ...refusals(400, 401, 403) },
+      },
     },
     async (_request, reply) => {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
@@ -49,7 +52,13 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
   // chain detectable by people who do not trust the site's database. They name no person, only counts and hashes.
   app.get(
     `${API_BASE}/audit/checkpoints`,
-    { schema: { tags: ['audit'], summary: "Signed checkpoints of the audit chain's head, oldest first (public)" } },
+    {
+      schema: {
+        tags: ['audit'],
+        summary: "Signed checkpoints of the audit chain's head, oldest first (public)",
+        response: { 200: z.array(checkpointSchema), ...refusals(400) },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       return (await app.audit.listCheckpoints()).map(checkpointDto);
@@ -57,7 +66,14 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
   );
   app.post(
     `${API_BASE}/audit/checkpoints`,
-    { preHandler: staffOnly, schema: { tags: ['audit'], summary: "Sign the chain's head now (admin, super); 201, or 200 with null when it is signed already" } },
+    {
+      preHandler: staffOnly,
+      schema: {
+        tags: ['audit'],
+        summary: "Sign the chain's head now (admin, super); 201, or 200 with null when it is signed already",
+        response: { 201: checkpointSchema, 200: z.null(), ...refusals(400, 401, 403, 413, 415) },
+      },
+    },
     async (_request, reply) => {
       const made = await app.audit.checkpoint();
       return reply.status(made ? 201 : 200).send(made ? checkpointDto(made) : null);
@@ -96,18 +112,5 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
 const HOUR_MS = 3_600_000;
 const STAMP_EVERY_MS = 60_000;
 const DAY_MS = 24 * HOUR_MS;
-
-function checkpointDto(row: AuditCheckpointRow) {
-  return {
-    seq: row.seq,
-    hash: row.hash,
-    at: row.at.toISOString(),
-    keyId: row.keyId,
-    publicKey: row.publicKey,
-    signature: row.signature,
-    timestampToken: row.timestampToken,
-    timestampedAt: row.timestampedAt?.toISOString() ?? null,
-  };
-}
 
 export default auditRoutes;

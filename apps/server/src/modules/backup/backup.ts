@@ -25,7 +25,7 @@ import { listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf
 const PART_BYTES = 4 * 1024 * 1024;
 const FETCH_ROWS = 2000;
 
-export interface BackupResult {
+interface BackupResult {
   manifest: Manifest;
   archiveBytes: number;
 }

@@ -110,7 +110,7 @@ export async function readMigration(tx: Tx | Db): Promise<MigrationState> {
   return { count: rows.length, hash: rows.at(-1)?.hash ?? '' };
 }
 
-export interface TriggerRef {
+interface TriggerRef {
   table: string;
   name: string;
 }

@@ -24,7 +24,7 @@ import {
 import { captureFiles } from '../captures/stored-files';
 import { enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
 
-export interface CheckedArchive {
+interface CheckedArchive {
   manifest: Manifest;
   manifestBytes: Buffer;
 }
@@ -103,7 +103,7 @@ export async function checkArchive(file: string): Promise<CheckedArchive> {
   return { manifest, manifestBytes: bytes };
 }
 
-export interface RestoreResult {
+interface RestoreResult {
   manifest: Manifest;
   rows: number;
   files: number;

@@ -51,7 +51,7 @@ export function readDirectoryFile(file = SHIPPED_DIRECTORY_FILE): DirectoryFile 
   return parsed;
 }
 
-export interface ImportResult {
+interface ImportResult {
   inserted: number;
   updated: number;
   unchanged: number;

@@ -1,7 +1,7 @@
 import type { CountryCode } from './directory';
 
 /** Placeholder in stored default letters, replaced by the site's public address when served (it may change). */
-export const SITE_URL_PLACEHOLDER = '{siteUrl}';
+const SITE_URL_PLACEHOLDER = '{siteUrl}';
 
 export function fillSiteUrl(message: string, publicUrl: string): string {
   return message.split(SITE_URL_PLACEHOLDER).join(publicUrl);
@@ -48,7 +48,7 @@ export interface SenderDetails {
  * The sender's name and postal address, appended to the body only in the e-mails (never stored with the body, so the
  * public copy on /reports carries no personal data).
  */
-export function signatureBlock(sender: SenderDetails): string {
+function signatureBlock(sender: SenderDetails): string {
   return [
     'Yours sincerely,',
     '',
@@ -67,7 +67,7 @@ export interface LetterParts {
 }
 
 /** The full letter exactly as the representative receives it. */
-export function fullLetter({ representativeName, body, sender }: LetterParts): string {
+function fullLetter({ representativeName, body, sender }: LetterParts): string {
   return `Dear ${representativeName},\n\n${body.trim()}\n\n${signatureBlock(sender)}\n`;
 }
 

@@ -17,7 +17,8 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Campaign area: the representatives' directory (loaded at first start), each country's default letter, the
- * confirm-by-e-mail message flow with its send job, and the periodic expiry and scrubbing.
+ * confirm-by-e-mail message flow with its send job, and the periodic expiry and scrubbing. Not encapsulated, so
+ * tests reach the service as `app.campaign`; its routes are a child plugin (their form-body parser stays theirs).
  */
 export default fp(
   async (app: FastifyInstance) => {

@@ -14,7 +14,7 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@app/shared';
 import { campaignDefaults, representatives } from '../../db/schema';
-import { AppError, httpError } from '../../errors';
+import { AppError, httpError, refusals } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
 import { CAMPAIGN_COUNTRIES, COUNTRY_CODES, type CountryCode } from './directory';
@@ -23,8 +23,6 @@ import { availability, countryCodeOf } from './service';
 import { MESSAGE_MAX_CHARS, MESSAGE_MIN_CHARS, submissionSchema } from './submission';
 import { etagMatches } from '../../etag';
 
-/** Refusals: `{field: message}` for bad input, `{message}` otherwise (plugins/errors.ts). */
-const refusal = z.record(z.string(), z.string());
 const tags = ['campaign'];
 
 const idParams = z.object({ id: z.uuid({ error: 'Not a representative id' }) });
@@ -123,7 +121,7 @@ export async function campaignRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Write to a representative: the letter is sent after the sender confirms by e-mail',
-        response: { 201: submittedLetterSchema, 400: refusal, 404: refusal, 409: refusal, 415: refusal, 429: refusal },
+        response: { 201: submittedLetterSchema, ...refusals(400, 404, 409, 415, 429) },
       },
     },
     async (request, reply) => {
@@ -171,7 +169,7 @@ export async function campaignRoutes(app: FastifyInstance) {
     return { _id: row.id, state: row.state, representative: { name: row.representativeName, district: row.district } };
   }
 
-  const confirmationResponse = { 200: letterConfirmationSchema, 400: refusal, 404: refusal, 409: refusal, 410: refusal };
+  const confirmationResponse = { 200: letterConfirmationSchema, ...refusals(400, 404, 409, 410) };
   app.get(
     `${API_BASE}/campaign/confirm/:token`,
     { schema: { tags, summary: 'What a confirmation link is for (reading it changes nothing)', response: confirmationResponse } },
@@ -197,7 +195,7 @@ export async function campaignRoutes(app: FastifyInstance) {
 
   // --- Admin corrections ----------------------------------------------------------------------------------------------
 
-  const adminRefusals = { 400: refusal, 401: refusal, 403: refusal, 404: refusal };
+  const adminRefusals = refusals(400, 401, 403, 404);
   app.put(
     `${API_BASE}/representatives/:id`,
     {

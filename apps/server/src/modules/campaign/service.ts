@@ -15,7 +15,7 @@ import { confirmationMail, letterToRepresentative, type LetterParts } from './le
 import { assertTransition, IllegalTransitionError, type CampaignState } from './states';
 import { normaliseForHash, type Submission } from './submission';
 
-export const CONFIRM_WITHIN_DAYS = 7;
+const CONFIRM_WITHIN_DAYS = 7;
 /** Per sender e-mail and per IP address. */
 export const HOURLY_LIMIT = 3;
 /** Serialises the limit check and the insert of campaign letters (pg_advisory_xact_lock key). */
@@ -42,7 +42,7 @@ const PERSONAL_DATA_CLEARED = {
   ipHash: null,
 } as const;
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -51,8 +51,8 @@ export function countryCodeOf(value: string): CountryCode | null {
   return COUNTRY_CODES.find((code) => code.toLowerCase() === v || CAMPAIGN_COUNTRIES[code].toLowerCase() === v) ?? null;
 }
 
-export const NO_EMAIL_NOTE = 'No public e-mail address is known for this representative, so a letter cannot be sent from this site.';
-export const UNREACHABLE_NOTE = 'Letters to this representative cannot be delivered at the moment; please choose another representative.';
+const NO_EMAIL_NOTE = 'No public e-mail address is known for this representative, so a letter cannot be sent from this site.';
+const UNREACHABLE_NOTE = 'Letters to this representative cannot be delivered at the moment; please choose another representative.';
 
 /** Whether a representative can be written to, and the note the form shows when not. */
 export function availability(rep: { email: string | null; unreachable: boolean; note: string | null }) {
@@ -66,7 +66,7 @@ export function availability(rep: { email: string | null; unreachable: boolean; 
  * send (e-mail to the representative), expire unconfirmed letters, and scrub personal data after sending.
  */
 /** What the campaign uses: the database, the audit log, mail, the job queue, and the one content-changed event. */
-export interface CampaignServices {
+interface CampaignServices {
   db: Db;
   config: Pick<Config, 'jwtSecret' | 'SITE_NAME' | 'publicUrl' | 'CAMPAIGN_SCRUB_DAYS'>;
   audit: AuditService;

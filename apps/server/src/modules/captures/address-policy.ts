@@ -89,13 +89,13 @@ export class CaptureRefused extends Error {
   }
 }
 
-export interface Resolved {
+interface Resolved {
   /** The address to connect to: the one that was checked, so a second DNS answer cannot swap it. */
   address: string;
   family: 4 | 6;
 }
 
-export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
 const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 

@@ -4,7 +4,7 @@ import { CaptureRefused, type AddressPolicy } from './address-policy';
 import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
 
 /** Debian's chromium runs headless with these (a downloaded browser cannot be installed on these machines). */
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -26,7 +26,7 @@ export function browserAvailable(browserPath: string): boolean {
   }
 }
 
-export interface HeaderHop {
+interface HeaderHop {
   url: string;
   status: number | null;
   headers: { name: string; value: string }[];
@@ -44,7 +44,7 @@ export interface PageCapture {
   headers: Buffer;
 }
 
-export interface CapturerOptions {
+interface CapturerOptions {
   browserPath: string;
   timeoutMs: number;
   maxBytes: number;

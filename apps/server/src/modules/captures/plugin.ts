@@ -45,6 +45,7 @@ const fileParams = z.object({
  * Captures of cited links: the `link.capture` job, the routes that list a record's captures and ask for new ones,
  * and the routes that serve a capture's files (screenshots to whoever may read the record; snapshots and headers,
  * which can hold graphic or personal content, to its editors unless an admin opened them to all readers).
+ * Not encapsulated: the records area's writes queue captures through the `captures` decorator.
  */
 export default fp(
   async (app) => {

@@ -9,11 +9,11 @@ import type { Storage } from '../media/storage';
 import { isPermanent, type PageCapture } from './browser';
 
 export const CAPTURE_JOB = 'link.capture';
-export const CAPTURE_JOB_ATTEMPTS = 3;
+const CAPTURE_JOB_ATTEMPTS = 3;
 
 /** The record fields whose URLs are captured. */
 export const CAPTURED_FIELDS = ['linkURL', 'evidence'] as const;
-export type CapturedField = (typeof CAPTURED_FIELDS)[number];
+type CapturedField = (typeof CAPTURED_FIELDS)[number];
 
 /** The URLs a record cites, each with the field that cites it; a URL cited twice is captured once. */
 export function citedUrls(row: Pick<RecordRow, CapturedField>): { field: CapturedField; url: string }[] {

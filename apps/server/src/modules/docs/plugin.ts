@@ -6,7 +6,8 @@ import { API_VERSION } from '@app/shared';
 
 /**
  * The OpenAPI document, generated from the same zod schemas the routes use. Registered before the areas' routes so
- * its onRoute hook sees them all: JSON at /api/docs/json, a readable page at /api/docs.
+ * its onRoute hook sees them all: JSON at /api/docs/json, a readable page at /api/docs. Not encapsulated: in a child
+ * context that hook would see none of the other areas' routes.
  */
 export default fp(
   async (app) => {

@@ -8,7 +8,7 @@ import { ALL_DATA_FIELD_NAMES, CATEGORY_LIST, REGIONS, paths, type FieldDef, typ
 /** Frictionless Table Schema field types used here. */
 type ColumnType = 'string' | 'integer' | 'boolean' | 'datetime';
 
-export interface ExportColumn {
+interface ExportColumn {
   name: string;
   type: ColumnType;
   description: string;

@@ -8,7 +8,7 @@ import { createdAtExact, liveFilesOfRecord, newestFirst } from '../records/repos
 import { filterConditions, searchColumns, textQuery, type Visibility } from '../search/filters';
 
 /** Records read per statement: large enough that round trips cost little, small enough that memory stays flat. */
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 /**
  * Every record the filters select that the reader may see, newest first, as the API shows them, a batch at a time.

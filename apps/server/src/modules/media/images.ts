@@ -12,18 +12,18 @@ export async function loadSharp() {
 }
 
 /** Widths of the public copies; none is wider than the original (a small original gets one copy at its own width). */
-export const VARIANT_WIDTHS = [320, 640, 1280] as const;
-export type VariantFormat = 'webp' | 'avif' | 'jpeg';
+const VARIANT_WIDTHS = [320, 640, 1280] as const;
+type VariantFormat = 'webp' | 'avif' | 'jpeg';
 const EXT: Record<VariantFormat, string> = { webp: 'webp', avif: 'avif', jpeg: 'jpg' };
 const CONTENT_TYPE: Record<VariantFormat, string> = { webp: 'image/webp', avif: 'image/avif', jpeg: 'image/jpeg' };
 
-export interface StoredVariant {
+interface StoredVariant {
   width: number;
   format: VariantFormat;
   key: string;
 }
 
-export interface PublicImage {
+interface PublicImage {
   /** Size after auto-rotation, i.e. as displayed. */
   width: number;
   height: number;
@@ -40,7 +40,7 @@ export type RestrictedInfo = RestrictedMediaInfo;
 
 export class UnreadableImageError extends Error {}
 
-export function variantWidths(originalWidth: number): number[] {
+function variantWidths(originalWidth: number): number[] {
   const widths = VARIANT_WIDTHS.filter((w) => w < originalWidth) as number[];
   widths.push(Math.min(originalWidth, Math.max(...VARIANT_WIDTHS)));
   return [...new Set(widths)];

@@ -17,7 +17,7 @@ export function newPublicKey(ext: string, suffix = ''): string {
   return `public/${randomBytes(32).toString('hex')}${suffix}.${ext}`;
 }
 
-export type CopyVisibility = 'public' | 'hidden';
+type CopyVisibility = 'public' | 'hidden';
 
 /** A signed URL stays valid until the end of the next UTC day, so the same URL is handed out all day (cacheable). */
 const DAY_SECONDS = 86_400;

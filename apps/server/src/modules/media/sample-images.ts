@@ -7,7 +7,7 @@ import type { MediaService } from './service';
 const COLOURS = ['#5b6f82', '#7d6a55', '#58755f', '#7a5c6e', '#6b6f3f', '#4f6f75', '#80604a', '#5f5a82', '#6e7a84', '#845c5c', '#55786c'];
 
 /** A flat colour with the word SAMPLE, rendered by sharp from SVG: labelled content, no real place or person. */
-export async function sampleImage(colour: string): Promise<Buffer> {
+async function sampleImage(colour: string): Promise<Buffer> {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="100%" height="100%" fill="${colour}"/>` +
     '<text x="50%" y="50%" dominant-baseline="middle" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" ' +

@@ -27,7 +27,7 @@ export interface IncomingFile {
   stream: Readable;
 }
 
-export interface IngestOptions {
+interface IngestOptions {
   recordId: string;
   role: 'cover' | 'gallery' | 'video';
   position: number;
@@ -38,7 +38,7 @@ export interface IngestOptions {
   graphic?: boolean;
 }
 
-export interface MediaServiceOptions {
+interface MediaServiceOptions {
   /** Largest accepted image and video, in bytes. */
   maxImageBytes?: number;
   maxVideoBytes?: number;
@@ -65,7 +65,7 @@ export type MediaView = Pick<
 /** Bytes `file-type` needs to recognise every accepted format. */
 const SNIFF_BYTES = 4100;
 
-export type VerifyReport = MediaVerifyReport;
+type VerifyReport = MediaVerifyReport;
 
 interface Staged {
   path: string;

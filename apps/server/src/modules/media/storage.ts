@@ -31,7 +31,7 @@ export interface Storage {
  * The store could not be reached (S3 down, refused, timing out): a 503 the client may retry, never a 500, and the
  * same clear answer for every route that touches files.
  */
-export class StorageUnavailableError extends AppError {
+class StorageUnavailableError extends AppError {
   constructor(cause: unknown) {
     super(503, { message: 'File storage is unreachable at the moment; nothing was changed, try again shortly' }, { 'retry-after': '30' });
     this.cause = cause;
@@ -127,7 +127,7 @@ export class LocalStorage implements Storage {
   }
 }
 
-export interface S3StorageOptions {
+interface S3StorageOptions {
   bucket: string;
   region: string;
   endpoint?: string;

@@ -49,7 +49,7 @@ function run(command: string, args: string[], timeoutMs: number): Promise<string
   });
 }
 
-export interface VideoProbe {
+interface VideoProbe {
   durationSeconds: number | null;
   width: number | null;
   height: number | null;

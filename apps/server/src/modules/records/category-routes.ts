@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { API_BASE, TOTAL_COUNT_HEADER, type CategoryDef } from '@app/shared';
+import { refusals } from '../../errors';
 import { openBody } from './body';
 import { pageQuerySchema } from './paging';
-import { WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
+import { CHANGE_REFUSALS, WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
+import { categoryRecordSchema, notModified } from './schemas';
 
 /** Every category: one set of handlers, configured by its registry entry. */
 export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendRead, actorOf, recordResponse, staffOnly }: RecordRoutes, category: CategoryDef): void {
@@ -12,6 +15,8 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
   const base = `${API_BASE}/${category.slug}`;
   const tags = [category.slug];
   const recordId = (request: { params: { id: string } }) => requireId(request.params.id);
+  const record = categoryRecordSchema(category);
+  const changed = { 200: record, ...CHANGE_REFUSALS };
 
   app.get(
     base,
@@ -23,13 +28,14 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
           category.hasAccessToggle ? 'Non-public records are left out for anonymous readers.' : ''
         }`,
         querystring: pageQuerySchema,
+        response: { 200: z.array(record), 304: notModified, ...refusals(400) },
       },
     },
     (request, reply) => sendRead(request, reply, { kind: 'list', category: category.slug, query: request.query }),
   );
   app.get(
     `${base}/:id`,
-    { schema: { tags, summary: `One ${category.slug} record`, params: idParams } },
+    { schema: { tags, summary: `One ${category.slug} record`, params: idParams, response: { 200: record, 304: notModified, ...refusals(400, 404) } } },
     (request, reply) => sendRead(request, reply, { kind: 'one', category: category.slug, id: recordId(request) }),
   );
   app.post(
@@ -42,6 +48,8 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         summary: `Create a ${category.slug} record (signed in); 201 with the record`,
         consumes: WRITE_CONSUMES,
         body: bodyDocSchema(category, false),
+        // 406: a multipart field declared as JSON that is not.
+        response: { 201: record, ...refusals(400, 401, 406, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -62,6 +70,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         params: idParams,
         consumes: WRITE_CONSUMES,
         body: bodyDocSchema(category, true),
+        response: { ...changed, ...refusals(406) },
       },
     },
     async (request) => {
@@ -74,7 +83,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
   );
   app.delete(
     `${base}/:id/delete`,
-    { preHandler: app.requireActor, schema: { tags, summary: `Move a ${category.slug} record to the trash (owner, admin, super)`, params: idParams } },
+    { preHandler: app.requireActor, schema: { tags, summary: `Move a ${category.slug} record to the trash (owner, admin, super)`, params: idParams, response: changed } },
     async (request) => {
       const actor = await actorOf(request);
       const id = recordId(request);
@@ -86,7 +95,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
   if (category.approvable) {
     app.put(
       `${base}/approve/:id`,
-      { preHandler: staffOnly, schema: { tags, summary: `Approve a ${category.slug} record (admin, super)`, params: idParams } },
+      { preHandler: staffOnly, schema: { tags, summary: `Approve a ${category.slug} record (admin, super)`, params: idParams, response: changed } },
       async (request) => {
         const actor = await actorOf(request);
         const id = recordId(request);
@@ -99,7 +108,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
   if (category.hasAccessToggle) {
     app.put(
       `${base}/:id/access`,
-      { preHandler: staffOnly, schema: { tags, summary: `Toggle whether a ${category.slug} record is public (admin, super)`, params: idParams } },
+      { preHandler: staffOnly, schema: { tags, summary: `Toggle whether a ${category.slug} record is public (admin, super)`, params: idParams, response: changed } },
       async (request) => {
         const actor = await actorOf(request);
         const id = recordId(request);
@@ -112,7 +121,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
   if (category.media === 'images') {
     app.delete(
       `${base}/:id/image/:imageId/delete`,
-      { preHandler: app.requireActor, schema: { tags, summary: `Take one image off a ${category.slug} record (owner, admin, super)`, params: imageParams } },
+      { preHandler: app.requireActor, schema: { tags, summary: `Take one image off a ${category.slug} record (owner, admin, super)`, params: imageParams, response: changed } },
       async (request) => {
         const actor = await actorOf(request);
         const { imageId } = request.params;

@@ -57,8 +57,6 @@ export async function toRecordDtos(
   return rows.map((row) => toRecordDto(row, files.get(row.id) ?? [], mediaService, options));
 }
 
-export type { GalleryItemDto };
-
 export function toGalleryItem(
   row: { media: MediaRow; record: { id: string; category: string; title: string } },
   mediaService: MediaService,

@@ -2,34 +2,37 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_BASE } from '@app/shared';
+import { API_BASE, galleryItemSchema, mediaSchema, recordSchema } from '@app/shared';
 import { records } from '../../db/schema';
-import { httpError } from '../../errors';
+import { httpError, refusals } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { openBody } from './body';
 import { toGalleryItem } from './dto';
 import { pageQuerySchema } from './paging';
 import { findLiveMedia } from './repository';
-import { WRITE_CONSUMES, documentOnlyBody, idParams, requireId, type RecordRoutes } from './routes-context';
+import { CHANGE_REFUSALS, WRITE_CONSUMES, documentOnlyBody, idParams, requireId, type RecordRoutes } from './routes-context';
+import { notModified } from './schemas';
 
 /** The images API: the gallery and its items, replacing or taking off one image, and its graphic flag. */
 export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead, actorOf, recordResponse }: RecordRoutes): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['images'];
   app.get(
     `${API_BASE}/images`,
     {
       schema: {
-        tags: ['images'],
+        tags,
         summary: 'Gallery: every image of live records in gallery categories, newest record first',
         description: 'Items {_id (media id), imageId, imageUrl, variants, width, height, caption, graphic, recordId, category, title}. Offset paging.',
         querystring: pageQuerySchema,
+        response: { 200: z.array(galleryItemSchema), 304: notModified, ...refusals(400) },
       },
     },
     (request, reply) => sendRead(request, reply, { kind: 'images', query: request.query }),
   );
   app.get(
     `${API_BASE}/images/:id`,
-    { schema: { tags: ['images'], summary: 'One gallery image', params: idParams } },
+    { schema: { tags, summary: 'One gallery image', params: idParams, response: { 200: galleryItemSchema, 304: notModified, ...refusals(400, 404) } } },
     (request, reply) => sendRead(request, reply, { kind: 'image', id: requireId(request.params.id) }),
   );
   app.put(
@@ -38,11 +41,13 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
       preHandler: app.requireActor,
       validatorCompiler: documentOnlyBody as never,
       schema: {
-        tags: ['images'],
+        tags,
         summary: 'Replace one image (field image) and/or its caption (field caption); owner, admin or super',
         params: idParams,
         consumes: WRITE_CONSUMES,
         body: z.object({ caption: z.string().max(1000).optional(), image: z.any().optional().describe('Replacement image file') }),
+        // 406: a multipart field declared as JSON that is not.
+        response: { 200: galleryItemSchema, ...CHANGE_REFUSALS, ...refusals(406) },
       },
     },
     async (request) => {
@@ -55,7 +60,7 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
   );
   app.delete(
     `${API_BASE}/images/:id/delete`,
-    { preHandler: app.requireActor, schema: { tags: ['images'], summary: 'Take one image off its record; owner, admin or super', params: idParams } },
+    { preHandler: app.requireActor, schema: { tags, summary: 'Take one image off its record; owner, admin or super', params: idParams, response: { 200: recordSchema, ...CHANGE_REFUSALS } } },
     async (request) => {
       const actor = await actorOf(request);
       const record = await writes.removeImage(requireId(request.params.id), actor);
@@ -68,7 +73,13 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
     `${API_BASE}/images/:id/graphic`,
     {
       preHandler: app.requireActor,
-      schema: { params: z.object({ id: z.uuid() }), body: z.object({ graphic: z.boolean() }) },
+      schema: {
+        tags,
+        summary: 'Mark one image as graphic (shown behind a warning) or not; owner, admin or super',
+        params: z.object({ id: z.uuid() }),
+        body: z.object({ graphic: z.boolean() }),
+        response: { 200: mediaSchema, ...CHANGE_REFUSALS },
+      },
     },
     async (request) => {
       const { id } = request.params;

@@ -20,7 +20,7 @@ export function encodeCursor(cursor: Cursor): string {
 /** An instant in UTC to the microsecond, as PostgreSQL stores it (a JavaScript Date keeps milliseconds only). */
 const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 
-export function decodeCursor(value: string): Cursor | null {
+function decodeCursor(value: string): Cursor | null {
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const [createdAt, id, ...rest] = text.split('|');
   if (rest.length || !createdAt || !id || !isUuid(id)) return null;

@@ -1,11 +1,14 @@
 import fp from 'fastify-plugin';
-import { API_BASE, CATEGORY_LIST, TOTAL_COUNT_HEADER } from '@app/shared';
+import { z } from 'zod';
+import { API_BASE, CATEGORY_LIST, recordSchema, TOTAL_COUNT_HEADER } from '@app/shared';
+import { refusals } from '../../errors';
 import { registerCategoryRoutes } from './category-routes';
 import { RecordFragments } from './fragments';
 import { registerImageRoutes } from './image-routes';
 import { pageQuerySchema, type PageQuery } from './paging';
 import { createPublicReads, type PublicReads } from './public-reads';
 import { recordRoutes } from './routes-context';
+import { notModified } from './schemas';
 import { registerTrashRoutes } from './trash-routes';
 import { RecordWrites } from './writes';
 
@@ -18,7 +21,10 @@ declare module 'fastify' {
   }
 }
 
-/** The records API: every category's routes, the newest records of all, the images and the trash. */
+/**
+ * The records API: every category's routes, the newest records of all, the images and the trash. Not encapsulated:
+ * search reads through `recordFragments`, seo through `publicReads` (and the fragments test reads the former).
+ */
 export default fp(
   async (app) => {
     // A quarter of the response cache's memory: enough for tens of thousands of records of about a kilobyte.
@@ -39,6 +45,7 @@ export default fp(
           summary: 'Newest records of every category',
           description: `Live records of all categories, newest first (createdAt, then id). Paginated; total in ${TOTAL_COUNT_HEADER}.`,
           querystring: pageQuerySchema,
+          response: { 200: z.array(recordSchema), 304: notModified, ...refusals(400) },
         },
       },
       (request, reply) => sendRead(request, reply, { kind: 'news', query: request.query as PageQuery }),

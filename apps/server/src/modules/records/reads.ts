@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db';
 import type { MediaService } from '../media/service';
-import { API_BASE, CATEGORIES, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
+import { API_BASE, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
 import { toGalleryItem, toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
 import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
 import { cursorOf, findGalleryImage, findRecordViews, listGallery, listPage, type RecordView } from './repository';
 
-export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 /** A read's answer as data, so it can be cached, conditioned (ETag) and sent by one function. */
 export interface ReadResponse {
@@ -34,11 +34,6 @@ export interface RecordReadServices {
   recordFragments: RecordFragments;
 }
 
-/** Everything the reads depend on: which category/records, and whether non-public ones are shown. */
-export function readKey(target: ReadTarget): string {
-  return JSON.stringify(target);
-}
-
 export function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   let parsed: { value: unknown } | null = null;
@@ -54,7 +49,7 @@ export function answer(status: number, headers: Record<string, string>, body: st
 }
 
 /** A weak ETag over the body's parts (their SHA-256s, or the body itself) and the list total. */
-export function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
+function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return `W/"${hash.update(headers[TOTAL_COUNT_HEADER] ?? '').digest('base64url').slice(0, 27)}"`;
@@ -115,7 +110,7 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
 }
 
 /** A serialised record for one read: from the kept fragments, or made now (and kept when it may be). */
-export type Fragment = RecordFragment & { trashed?: boolean };
+type Fragment = RecordFragment & { trashed?: boolean };
 
 /**
  * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
@@ -150,8 +145,4 @@ function withPaging(headers: Record<string, string>, total: number, link: string
   headers[TOTAL_COUNT_HEADER] = String(total);
   if (link) headers.link = link;
   return headers;
-}
-
-export function isKnownCategory(slug: string): slug is CategorySlug {
-  return slug in CATEGORIES;
 }

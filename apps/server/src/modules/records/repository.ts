@@ -5,7 +5,7 @@ import type { MediaView } from '../media/service';
 import { galleryCounts, media, recordCounts, records, type RecordRow } from '../../db/schema';
 import type { Cursor, Page } from './paging';
 
-export type { Executor, Tx } from '../../db';
+export type { Tx } from '../../db';
 
 export interface ListFilter {
   /** One category, or every category (news). */
@@ -76,7 +76,7 @@ export async function findRecordViews(db: Db, ids: readonly string[]): Promise<R
 }
 
 /** A list page's records, in order, as their positions (the cursor of the next page is the last one's). */
-export interface PageEntry {
+interface PageEntry {
   id: string;
   /** To the microsecond, in UTC (see createdAtExact). */
   createdAt: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { recordInputSchema, uploadFields, type Actor, type CategoryDef } from '@app/shared';
-import { httpError } from '../../errors';
+import { httpError, refusals } from '../../errors';
 import { sendReadFor } from '../cache/send-read';
 import { toRecordDto } from './dto';
 import { isUuid } from './paging';
@@ -33,6 +33,12 @@ export function bodyDocSchema(category: CategoryDef, partial: boolean) {
 }
 
 export const WRITE_CONSUMES = ['multipart/form-data', 'application/json'];
+
+/**
+ * The refusals of a change of one record or image: signed in (401), its owner or staff (403), one that exists (404),
+ * and a body it reads (413, 415).
+ */
+export const CHANGE_REFUSALS = refusals(400, 401, 403, 404, 413, 415);
 
 export function requireId(id: string): string {
   if (!isUuid(id)) throw httpError.notFound();

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_BASE, TOTAL_COUNT_HEADER } from '@app/shared';
+import { z } from 'zod';
+import { API_BASE, recordSchema, TOTAL_COUNT_HEADER } from '@app/shared';
+import { refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDtos } from './dto';
 import { linkHeader, pageQuerySchema, resolvePage } from './paging';
 import { listTrash } from './repository';
-import { idParams, requireId, type RecordRoutes } from './routes-context';
+import { CHANGE_REFUSALS, idParams, requireId, type RecordRoutes } from './routes-context';
+import { purgedSchema } from './schemas';
 
 /** The trash: list (admin, super), restore (admin, super), purge (super). */
 export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf, recordResponse, staffOnly }: RecordRoutes): void {
@@ -14,7 +17,12 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
     `${API_BASE}/trash`,
     {
       preHandler: staffOnly,
-      schema: { tags: ['trash'], summary: 'Records in the trash, most recently deleted first (admin, super)', querystring: pageQuerySchema },
+      schema: {
+        tags: ['trash'],
+        summary: 'Records in the trash, most recently deleted first (admin, super)',
+        querystring: pageQuerySchema,
+        response: { 200: z.array(recordSchema), ...refusals(400, 401, 403) },
+      },
     },
     async (request, reply) => {
       const page = resolvePage({ ...request.query, cursor: undefined })!;
@@ -27,7 +35,7 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
   );
   app.put(
     `${API_BASE}/trash/:id/restore`,
-    { preHandler: staffOnly, schema: { tags: ['trash'], summary: 'Restore a record from the trash (admin, super)', params: idParams } },
+    { preHandler: staffOnly, schema: { tags: ['trash'], summary: 'Restore a record from the trash (admin, super)', params: idParams, response: { 200: recordSchema, ...CHANGE_REFUSALS } } },
     async (request) => {
       const actor = await actorOf(request);
       const id = requireId(request.params.id);
@@ -39,14 +47,18 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
     `${API_BASE}/trash/:id`,
     {
       preHandler: app.requireRole('super'),
-      schema: { tags: ['trash'], summary: 'Purge a trashed record for good (super); its original files stay in storage', params: idParams },
+      schema: {
+        tags: ['trash'],
+        summary: 'Purge a trashed record for good (super); its original files stay in storage',
+        params: idParams,
+        response: { 200: purgedSchema, ...CHANGE_REFUSALS },
+      },
     },
     async (request) => {
       const actor = await actorOf(request);
       const id = requireId(request.params.id);
       app.contentChanged({ area: 'records', category: await writes.purge(id, actor) });
-      return { _id: id, purged: true };
+      return { _id: id, purged: true as const };
     },
   );
-
 }

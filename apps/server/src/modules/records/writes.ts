@@ -56,12 +56,12 @@ function uploadRole(category: CategoryDef, field: string) {
   return { role: 'gallery' as const, accept: 'image' as const, single: false };
 }
 
-export function notOwnerMessage(): string {
+function notOwnerMessage(): string {
   return 'You can only change records you created';
 }
 
 /** What the record writes use: the database, where files go, the audit log and the captures of cited links. */
-export interface RecordWriteServices {
+interface RecordWriteServices {
   db: Db;
   media: MediaService;
   audit: AuditService;

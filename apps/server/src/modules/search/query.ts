@@ -13,7 +13,7 @@ import { MATCH_END, MATCH_START, snippetParts } from './snippet';
  * found in one stretch of the name). pg_trgm's default, 0.6, misses one wrong letter in a five-letter name (0.5);
  * much lower and unrelated names start to match.
  */
-export const NAME_SIMILARITY = 0.5;
+const NAME_SIMILARITY = 0.5;
 
 /**
  * What a search may cost. Counting, ranking and faceting every match costs a visit to every matching record, which at a
@@ -41,13 +41,13 @@ const HEADLINE_TO = ' '.repeat(9);
 /** Seed of the sample: the same search over the same records draws the same sample, so it gives the same answer. */
 const SAMPLE_SEED = 7;
 
-export interface SearchInput {
+interface SearchInput {
   filters: SearchFilters;
   cursor: SearchCursor | null;
   limit?: number;
 }
 
-export interface SearchPage {
+interface SearchPage {
   total: number;
   /** The total and facet counts are estimates from a sample (more than `exactUpTo` records match). */
   estimated: boolean;

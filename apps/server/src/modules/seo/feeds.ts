@@ -5,7 +5,7 @@ import { records } from '../../db/schema';
 import { previewText } from './meta';
 
 /** Items in a feed: the newest records. */
-export const FEED_SIZE = 50;
+const FEED_SIZE = 50;
 /** A sitemap file holds at most 50,000 URLs (sitemaps.org). */
 const SITEMAP_MAX_URLS = 50_000;
 
@@ -14,7 +14,7 @@ const xml = (s: string) =>
 
 /** RSS 2.0 of the newest public records (all categories, or one), read as an anonymous visitor would. */
 /** What feeds and the sitemap read: the public reads, the site's brand and (for the sitemap) the database. */
-export type FeedServices = Pick<FastifyInstance, 'publicReads' | 'brand' | 'db'>;
+type FeedServices = Pick<FastifyInstance, 'publicReads' | 'brand' | 'db'>;
 
 export async function renderFeed(app: FeedServices, category: CategoryDef | null): Promise<string> {
   const read = category

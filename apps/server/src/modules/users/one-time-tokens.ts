@@ -8,9 +8,9 @@ import { httpError } from '../../errors';
  * E-mailed single-use tokens (activation, password reset). The link carries 32 random bytes; the database keeps only
  * their SHA-256, so a leaked database or backup cannot be used to take over accounts.
  */
-export type TokenPurpose = 'activation' | 'reset';
+type TokenPurpose = 'activation' | 'reset';
 
-export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   activation: 7 * 24 * 3600 * 1000,
   reset: 3600 * 1000,
 };
@@ -30,7 +30,7 @@ const EXPIRED_MESSAGE: Record<TokenPurpose, string> = {
 
 type Executor = Pick<Db, 'select' | 'insert' | 'update'>;
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

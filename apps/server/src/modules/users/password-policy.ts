@@ -5,9 +5,9 @@ import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
  * Password rules of NIST SP 800-63B: a minimum length and a check against passwords known from breaches, with no
  * composition rules. The list is zxcvbn-ts's common-password dictionary (about 49,000 entries, MIT licence).
  */
-export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MIN_LENGTH = 10;
 /** scrypt takes any length; the cap only keeps a request from being needlessly expensive. */
-export const PASSWORD_MAX_LENGTH = 200;
+const PASSWORD_MAX_LENGTH = 200;
 
 let commonPasswords: Set<string> | null = null;
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pageLimit, TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
 import {
   emailOnlyBody,
-  errorResponses,
+  inactiveResponse,
   listQuery,
   meResponse,
   messageResponse,
@@ -19,6 +19,7 @@ import {
 import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, toMe, toUserListItem, type LimitName } from './service';
 import type { LimitRule } from './rate-limiter';
 import { z } from 'zod';
+import { refusals } from '../../errors';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -28,7 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export interface UsersPluginOptions {
+interface UsersPluginOptions {
   /** Overrides of the default rate limits (tests, or a deployment with other needs). */
   limits?: Partial<Record<LimitName, LimitRule>>;
 }
@@ -64,7 +65,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
   app.post(
     '/signup',
-    { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...errorResponses } } },
+    { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...refusals(400, 413, 415, 429) } } },
     async (request, reply) => {
       const { firstName, lastName, email, password } = request.body;
       await accounts.signup({ firstName, lastName, email, password }, answered(reply));
@@ -74,7 +75,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
   app.post(
     '/user/activation/:token',
-    { schema: { tags, params: tokenParams, response: { 200: messageResponse, ...errorResponses } } },
+    { schema: { tags, params: tokenParams, response: { 200: messageResponse, ...refusals(400, 413, 415) } } },
     async (request) => {
       await accounts.activate(request.params.token);
       return { message: ACTIVATED };
@@ -83,7 +84,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
   app.post(
     '/resend-activation',
-    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
+    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
     async (request, reply) => {
       accounts.resendActivation(request.body.email, answered(reply));
       return { message: ACTIVATION_SENT };
@@ -96,7 +97,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
       schema: {
         tags,
         body: signinBody,
-        response: { 200: tokenResponse, ...errorResponses, 403: z.object({ message: z.string(), resend: z.boolean().optional() }) },
+        response: { 200: tokenResponse, ...refusals(400, 401, 413, 415, 429), 403: inactiveResponse },
       },
     },
     async (request, reply) => {
@@ -112,17 +113,17 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
    * (JWT_TTL_HOURS) unless the account's token version is raised, which a password reset or a role change does:
    * then every token issued before stops working at once.
    */
-  app.get('/signout', { schema: { tags, response: { 200: messageResponse } } }, async () => ({ message: 'Signed out' }));
+  app.get('/signout', { schema: { tags, response: { 200: messageResponse, ...refusals(400) } } }, async () => ({ message: 'Signed out' }));
 
   app.get(
     '/me',
-    { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...errorResponses } } },
+    { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...refusals(400, 401) } } },
     async (request) => toMe(await accounts.me((await request.getActor())!)),
   );
 
   app.post(
     '/forgotpassword',
-    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...errorResponses } } },
+    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
     async (request, reply) => {
       accounts.forgotPassword(request.body.email, answered(reply));
       return { message: RESET_SENT };
@@ -131,7 +132,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
   app.post(
     '/resetpassword/:token',
-    { schema: { tags, params: tokenParams, body: resetBody, response: { 200: messageResponse, ...errorResponses } } },
+    { schema: { tags, params: tokenParams, body: resetBody, response: { 200: messageResponse, ...refusals(400, 413, 415) } } },
     async (request) => {
       await accounts.resetPassword(request.params.token, request.body);
       return { message: PASSWORD_CHANGED };
@@ -142,7 +143,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     '/',
     {
       preHandler: app.requireRole('super'),
-      schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...errorResponses } },
+      schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...refusals(400, 401, 403) } },
     },
     async (request, reply) => {
       const { rows, total } = await accounts.list(pageLimit(request.query), request.query.offset ?? 0);
@@ -155,7 +156,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     '/:id/role',
     {
       preHandler: app.requireRole('super'),
-      schema: { tags, params: userIdParams, body: roleBody, response: { 200: userResponse, ...errorResponses } },
+      schema: { tags, params: userIdParams, body: roleBody, response: { 200: userResponse, ...refusals(400, 401, 403, 404, 413, 415) } },
     },
     async (request) => {
       const actor = (await request.getActor())!;
@@ -166,7 +167,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
-  const accounts = new AccountService(app, options.limits);
+  const { db, config, redis, mail, jwt, audit, log } = app;
+  const accounts = new AccountService({ db, config, redis, mail, jwt, audit, log }, options.limits);
   app.decorate('settleAccountWork', () => accounts.settle());
   app.addHook('onClose', () => accounts.settle());
   await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });

@@ -140,7 +140,7 @@ export async function assertNotBlocked(checks: [RateLimit, string][]): Promise<v
  * Redis while it answers; while it does not (down, restarting), this process's own counters, so sign-in keeps working
  * with limits held per process instead of failing every attempt. One warning when Redis is lost, one when it is back.
  */
-export class FallbackCounterStore implements CounterStore {
+class FallbackCounterStore implements CounterStore {
   private degraded = false;
 
   constructor(

@@ -15,7 +15,7 @@ const personName = (what: string) =>
     .max(100, { error: `Use at most 100 characters` });
 
 /** Stored lower-cased, so sign-in is case-insensitive. */
-export const emailField = z
+const emailField = z
   .string({ error: required('e-mail') })
   .trim()
   .toLowerCase()
@@ -86,13 +86,5 @@ export const tokenResponse = z.object({ token: z.string() });
 
 export { meResponseSchema as meResponse, userListItemSchema as userResponse } from '@app/shared';
 
-/** Any error body: field errors keyed by field name, or `message` (sign-in of an inactive account adds `resend`). */
-export const errorResponse = z.record(z.string(), z.union([z.string(), z.boolean()]));
-
-export const errorResponses = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  429: errorResponse,
-} as const;
+/** Sign-in of an account not yet activated: the message, and that a new activation link may be asked for. */
+export const inactiveResponse = z.object({ message: z.string(), resend: z.boolean().optional() });

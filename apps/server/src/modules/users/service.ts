@@ -1,23 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { asc, count, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Actor, Role } from '@app/shared';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
 import { users, type UserRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../services/passwords';
-import type { MailMessage } from '../../services/mail';
+import type { AuditService } from '../../services/audit';
+import type { JwtService } from '../../services/jwt';
+import type { MailMessage, MailService } from '../../services/mail';
 import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailContext } from './emails';
 import { findLiveToken, issueToken, markUsed, retireTokens } from './one-time-tokens';
 import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rate-limiter';
 
-export const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 export const ACTIVATE_FIRST = 'Activate your account first: we sent you a link';
 export const SIGNUP_DONE = 'Your account has been created. We sent you an e-mail with a link to activate it.';
 export const ACTIVATION_SENT = 'If this e-mail belongs to an account that is not yet activated, we sent it a new activation link.';
 export const RESET_SENT = 'If an account exists for this e-mail, we sent it a link to reset the password.';
 export const ACTIVATED = 'Your account has been activated, sign in to your account';
 export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with the new password.';
-export const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
+const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -30,7 +35,7 @@ export type LimitName =
   | 'mailRequestsPerIp'
   | 'mailsPerAddress';
 
-export const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
+const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
   /** Guessing many accounts' passwords from one address. */
   signinFailuresPerIp: { max: 5, windowMs: 15 * MINUTE },
   /** Guessing one account's password from one address: blocks that address only, so the owner signing in from
@@ -58,6 +63,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Serialises role changes so two supers cannot demote each other at the same moment and leave none. */
 const ROLE_LOCK_KEY = 7_301_778;
 
+/**
+ * What the accounts use: the database, the site's name and address for e-mails, Redis for limits shared between
+ * processes (null: per process), mail, the token signer, the audit log (role changes) and the log.
+ */
+interface AccountServices {
+  db: Db;
+  config: Pick<Config, 'RATE_LIMIT_PREFIX' | 'SITE_NAME' | 'publicUrl'>;
+  redis: Redis | null;
+  mail: Pick<MailService, 'send'>;
+  jwt: Pick<JwtService, 'sign'>;
+  audit: Pick<AuditService, 'append'>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+}
+
 /** Account logic of /api/users: sign-up, activation, sign-in, password reset and roles. */
 export class AccountService {
   private readonly limits: Record<LimitName, RateLimit>;
@@ -67,10 +86,11 @@ export class AccountService {
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly services: AccountServices,
     limitRules: Partial<Record<LimitName, LimitRule>> = {},
   ) {
-    const store = counterStore(app.redis, `${app.config.RATE_LIMIT_PREFIX}users:`, (message, err) => app.log.warn({ err }, message));
+    const { redis, config, log } = services;
+    const store = counterStore(redis, `${config.RATE_LIMIT_PREFIX}users:`, (message, err) => log.warn({ err }, message));
     const rules = { ...DEFAULT_LIMITS, ...limitRules };
     this.limits = Object.fromEntries(
       (Object.keys(rules) as LimitName[]).map((name) => [name, new RateLimit(store, name, rules[name])]),
@@ -78,11 +98,11 @@ export class AccountService {
   }
 
   private get emailContext(): EmailContext {
-    return { siteName: this.app.brand?.siteName ?? this.app.config.SITE_NAME, publicUrl: this.app.config.publicUrl };
+    return { siteName: this.services.config.SITE_NAME, publicUrl: this.services.config.publicUrl };
   }
 
   private findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.app.db
+    return this.services.db
       .select()
       .from(users)
       .where(eq(users.email, email))
@@ -95,7 +115,7 @@ export class AccountService {
    * A failed delivery is logged; the user can ask again.
    */
   private deliver(message: MailMessage): void {
-    this.track(this.app.mail.send(message).catch((err) => this.app.log.error({ err, to: message.to }, 'account e-mail not sent')));
+    this.track(this.services.mail.send(message).catch((err) => this.services.log.error({ err, to: message.to }, 'account e-mail not sent')));
   }
 
   private track(work: Promise<unknown>): void {
@@ -112,7 +132,7 @@ export class AccountService {
     this.track(
       answered
         .then(work)
-        .catch((err) => this.app.log.error({ err }, `${what} failed`)),
+        .catch((err) => this.services.log.error({ err }, `${what} failed`)),
     );
   }
 
@@ -158,7 +178,7 @@ export class AccountService {
     let token: string;
     let user: UserRow;
     try {
-      [user, token] = await this.app.db.transaction(async (tx) => {
+      [user, token] = await this.services.db.transaction(async (tx) => {
         const [created] = await tx
           .insert(users)
           .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, role: 'contributor', active: false })
@@ -174,7 +194,7 @@ export class AccountService {
   }
 
   async activate(token: string): Promise<void> {
-    await this.app.db.transaction(async (tx) => {
+    await this.services.db.transaction(async (tx) => {
       const row = await findLiveToken(tx, token, 'activation');
       await markUsed(tx, row.id, 'activation');
       await tx.update(users).set({ active: true, updatedAt: new Date() }).where(eq(users.id, row.userId));
@@ -189,7 +209,7 @@ export class AccountService {
     const user = await this.findByEmail(email);
     const allowed = await this.mayMail(email);
     if (!user || user.active || !allowed) return;
-    const token = await issueToken(this.app.db, user.id, 'activation');
+    const token = await issueToken(this.services.db, user.id, 'activation');
     this.deliver(activationEmail(this.emailContext, user, token));
   }
 
@@ -221,7 +241,7 @@ export class AccountService {
     await this.limits.signinFailuresPerAccountAndIp.reset(accountAtIp);
     // Only a caller who knows the password learns that the account is not activated.
     if (!user.active) return { inactive: true };
-    return { token: await this.app.jwt.sign(user) };
+    return { token: await this.services.jwt.sign(user) };
   }
 
   forgotPassword(email: string, answered: Promise<void>): void {
@@ -232,14 +252,14 @@ export class AccountService {
     const user = await this.findByEmail(email);
     const allowed = await this.mayMail(email);
     if (!user || !allowed) return;
-    const token = await issueToken(this.app.db, user.id, 'reset');
+    const token = await issueToken(this.services.db, user.id, 'reset');
     this.deliver(passwordResetEmail(this.emailContext, user, token));
   }
 
   /** Sets the new password, retires every reset link of the account and raises its token version. */
   async resetPassword(token: string, input: { email: string; password: string }): Promise<void> {
     const passwordHash = await hashPassword(input.password);
-    const email = await this.app.db.transaction(async (tx) => {
+    const email = await this.services.db.transaction(async (tx) => {
       const row = await findLiveToken(tx, token, 'reset');
       const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).limit(1);
       if (!user || user.email !== input.email) {
@@ -257,15 +277,15 @@ export class AccountService {
   }
 
   async me(actor: Actor): Promise<UserRow> {
-    const [user] = await this.app.db.select().from(users).where(eq(users.id, actor.id)).limit(1);
+    const [user] = await this.services.db.select().from(users).where(eq(users.id, actor.id)).limit(1);
     if (!user) throw httpError.unauthorized();
     return user;
   }
 
   async list(limit: number, offset: number): Promise<{ rows: UserRow[]; total: number }> {
     const [rows, [total]] = await Promise.all([
-      this.app.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset),
-      this.app.db.select({ n: count() }).from(users),
+      this.services.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset),
+      this.services.db.select({ n: count() }).from(users),
     ]);
     return { rows, total: Number(total?.n ?? 0) };
   }
@@ -273,7 +293,7 @@ export class AccountService {
   /** Changes a role (super only), raising the token version and writing the audit log in the same transaction. */
   async changeRole(actor: Actor, userId: string, role: Role): Promise<UserRow> {
     if (!UUID.test(userId)) throw httpError.notFound('No such user');
-    return this.app.db.transaction(async (tx) => {
+    return this.services.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`);
       const [target] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
       if (!target) throw httpError.notFound('No such user');
@@ -287,7 +307,7 @@ export class AccountService {
         .set({ role, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
         .where(eq(users.id, userId))
         .returning();
-      await this.app.audit.append(
+      await this.services.audit.append(
         { actor, action: 'user.role', subject: `user:${userId}`, changes: { role: { before: target.role, after: role } } },
         tx,
       );

@@ -8,9 +8,7 @@ import type { CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import { createPrerenderer } from './prerender';
-import { renderShell, type PageMeta } from './shell';
-
-export { WEB_DIST };
+import { renderShell, type MetaResolver, type PageMeta } from './shell';
 
 /**
  * The query parameters a public page reads (a list's page number, the massacres table view); any other, such as a
@@ -37,9 +35,6 @@ function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cach
   const parsed = searchFiltersSchema.safeParse(filtersFromSearchParams(new URL(request.url, 'http://page').searchParams));
   return parsed.success ? { options: { query: parsed.data }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
-
-/** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
-export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,7 +72,8 @@ export default fp(
       ? readFileSync(indexFile, 'utf8')
       : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
 
-    const prerenderer = hasBuild ? createPrerenderer(app, { ssrDir: opts.ssrDir ?? WEB_SSR_DIST, distDir, brand }) : null;
+    const readApi = (url: string) => app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    const prerenderer = hasBuild ? createPrerenderer({ readApi, log: app.log }, { ssrDir: opts.ssrDir ?? WEB_SSR_DIST, distDir, brand }) : null;
     if (prerenderer) app.allowInlineScript(prerenderer.startScript);
 
     app.decorate('renderPage', async (request: FastifyRequest) => {

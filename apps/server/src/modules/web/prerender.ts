@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { BrandConfig } from '@app/shared';
 import type { PrerenderedBody } from './shell';
 
@@ -11,8 +11,24 @@ interface WebRenderer {
   render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number } | null>;
 }
 
+/** An answer of the site's own API, as the renderer reads it. */
+interface ApiAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  rawPayload: Buffer;
+}
+
+/**
+ * What the renderer uses: a GET of the site's own API answered in-process without credentials (what an anonymous
+ * visitor may read), and the log for failed renders.
+ */
+interface PrerenderServices {
+  readApi: (url: string) => Promise<ApiAnswer>;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}
+
 /** A rendered page and the status it is answered with. */
-export type RenderedPage = PrerenderedBody & { status: number };
+type RenderedPage = PrerenderedBody & { status: number };
 
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -58,7 +74,7 @@ export function pageAssets(manifest: BuildManifest, modules: string[]): { styles
  * answered in-process, without credentials, so only what an anonymous visitor may read is ever rendered.
  * Without a server build (tests, `npm run dev`) or when a render fails, the page is the plain shell.
  */
-export function createPrerenderer(app: FastifyInstance, options: { ssrDir: string; distDir: string; brand: BrandConfig }) {
+export function createPrerenderer(services: PrerenderServices, options: { ssrDir: string; distDir: string; brand: BrandConfig }) {
   const entry = path.join(options.ssrDir, 'entry-server.js');
   const manifestFile = path.join(options.distDir, '.vite', 'manifest.json');
   const startScriptFile = path.join(options.distDir, 'start-app.js');
@@ -76,7 +92,7 @@ export function createPrerenderer(app: FastifyInstance, options: { ssrDir: strin
   // call answered 404 means the page's record is missing, trashed or private: the page is answered 404 too.
   const apiFor = (seen: { notFound: boolean }): Api => async (url, init) => {
     if ((init.method ?? 'GET') !== 'GET') throw new Error(`prerender: only reads, not ${init.method} ${url}`);
-    const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    const res = await services.readApi(url);
     if (res.statusCode === 404) seen.notFound = true;
     const headers = new Headers();
     for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
@@ -95,7 +111,7 @@ export function createPrerenderer(app: FastifyInstance, options: { ssrDir: strin
         const status = seen.notFound ? 404 : (page.status ?? 200);
         return { html: page.html, stateScript: page.stateScript, startScript, status, ...pageAssets(manifest, page.modules) };
       } catch (err) {
-        app.log.error({ err, url }, 'prerender failed: sending the page without its content');
+        services.log.error({ err, url }, 'prerender failed: sending the page without its content');
         return null;
       }
     },

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { jsonForScript, type BrandConfig } from '@app/shared';
 
 export interface PageMeta {
@@ -9,6 +10,9 @@ export interface PageMeta {
   image?: string;
   type?: 'website' | 'article';
 }
+
+/** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
+export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

@@ -4,14 +4,14 @@ import { request } from '../../lib/api';
 
 /** The campaign's calls (base /api/v1.0.0): the directory, sending a letter and confirming it by the e-mailed link. */
 
-export type { LetterConfirmation, Representative, SubmittedLetter };
+export type { LetterConfirmation, Representative };
 export type Province = CampaignProvince;
 export type Country = CampaignCountry;
 export type Directory = Country[];
 
-export type LetterBody = Record<string, string>;
+type LetterBody = Record<string, string>;
 
-export const fetchDirectory = (signal?: AbortSignal) => request<Directory>('/campaign/directory', { signal });
+const fetchDirectory = (signal?: AbortSignal) => request<Directory>('/campaign/directory', { signal });
 
 /**
  * The directory (~28 KB gzipped) is fetched only once `wanted` turns true (the form came into view or was focused),

@@ -31,7 +31,7 @@ export type CascadeAction =
   /** After a letter was sent: the sender's own details stay, the choice of representative and the letter start over. */
   | { type: 'anotherLetter' };
 
-export const countryOf = (directory: Directory | undefined, code: string): Country | undefined =>
+const countryOf = (directory: Directory | undefined, code: string): Country | undefined =>
   directory?.find((c) => c.code === code);
 
 export const provincesOf = (directory: Directory | undefined, values: Pick<CampaignValues, 'country'>): Province[] =>

@@ -3,14 +3,14 @@ import type { GalleryItemDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 
 /** One image of the derived gallery (GET /images); `_id` is the image's own id, used in /images/{id}. */
-export type GalleryItem = GalleryItemDto;
+type GalleryItem = GalleryItemDto;
 
 export const GALLERY_PAGE_SIZE = 48;
 /** The viewer looks for an image's neighbours this many at a time. */
 const SCAN_PAGE = 200;
 
 // Under the records key, so record writes (which invalidate ['records']) refresh the gallery too.
-export const galleryKeys = {
+const galleryKeys = {
   all: ['records', 'gallery'] as const,
   page: (page: number) => ['records', 'gallery', 'page', page] as const,
   image: (id: string) => ['records', 'gallery', 'image', id] as const,
@@ -30,7 +30,7 @@ export const useGalleryPage = (page: number) =>
 export const useGalleryImage = (id: string) =>
   useQuery({ queryKey: galleryKeys.image(id), queryFn: ({ signal }) => request<GalleryItem>(`/images/${encodeURIComponent(id)}`, { signal }) });
 
-export interface Neighbours {
+interface Neighbours {
   previous: GalleryItem | null;
   next: GalleryItem | null;
   position: number;

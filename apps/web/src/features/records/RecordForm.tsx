@@ -8,7 +8,7 @@ import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
 import { formErrors } from '../../lib/formErrors';
 
-export interface RecordFormProps {
+interface RecordFormProps {
   category: CategoryDef;
   /** Edit: the stored record, whose values prefill the inputs. */
   record?: RecordDto;

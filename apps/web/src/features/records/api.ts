@@ -3,7 +3,7 @@ import type { CategorySlug, RecordDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 
 /** Query keys: a write invalidates `recordKeys.category(slug)` (lists and details) and `recordKeys.all` for news/gallery. */
-export const recordKeys = {
+const recordKeys = {
   all: ['records'] as const,
   category: (slug: CategorySlug) => ['records', slug] as const,
   list: (slug: CategorySlug, page: number, limit: number) => ['records', slug, 'list', page, limit] as const,
@@ -17,14 +17,14 @@ export const recordKeys = {
  */
 export const PAGE_SIZE = 12;
 
-export const recordListQuery = (slug: CategorySlug, page = 1, limit = PAGE_SIZE) =>
+const recordListQuery = (slug: CategorySlug, page = 1, limit = PAGE_SIZE) =>
   queryOptions({
     queryKey: recordKeys.list(slug, page, limit),
     queryFn: ({ signal }) => requestPage<RecordDto>(`/${slug}`, { query: { limit, offset: (page - 1) * limit }, signal }),
     placeholderData: keepPreviousData,
   });
 
-export const recordQuery = (slug: CategorySlug, id: string) =>
+const recordQuery = (slug: CategorySlug, id: string) =>
   queryOptions({
     queryKey: recordKeys.detail(slug, id),
     queryFn: ({ signal }) => request<RecordDto>(`/${slug}/${encodeURIComponent(id)}`, { signal }),

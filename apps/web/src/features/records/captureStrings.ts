@@ -44,7 +44,7 @@ const strings = {
   },
 } as const;
 
-export type CaptureStringKey = keyof (typeof strings)['en'];
+type CaptureStringKey = keyof (typeof strings)['en'];
 
 for (const [language, bundle] of Object.entries(strings)) i18n.addResourceBundle(language, 'capture', bundle, true, true);
 

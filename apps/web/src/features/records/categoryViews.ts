@@ -7,7 +7,7 @@ import { MassacreTable } from './MassacreTable';
  * A category's own presentation beside the generic list, card and detail page: the one place that says which
  * category has which, so the screens ask for a part instead of checking slugs.
  */
-export interface CategoryView {
+interface CategoryView {
   /** A table of the list beside its cards (?view=table): the massacres' fact sheet. */
   table?: ComponentType<{ records: RecordDto[] }>;
   /** A block the card and the detail page show for the category's card fields instead of the generic facts. */

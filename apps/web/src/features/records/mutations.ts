@@ -11,7 +11,7 @@ function useInvalidateAfterWrite() {
   return () => queryClient.invalidateQueries();
 }
 
-export interface UploadVariables {
+interface UploadVariables {
   form: FormData;
   onProgress?: (percent: number) => void;
 }
@@ -63,7 +63,7 @@ export function useToggleAccess() {
 }
 
 /** The delete call for one image: per record for categories with several images, else through /images. */
-export function imageDeletePath(category: CategorySlug, recordId: string, imageId: string): string {
+function imageDeletePath(category: CategorySlug, recordId: string, imageId: string): string {
   return CATEGORIES[category].media === 'images'
     ? `/${category}/${encodeURIComponent(recordId)}/image/${encodeURIComponent(imageId)}/delete`
     : `/images/${encodeURIComponent(imageId)}/delete`;

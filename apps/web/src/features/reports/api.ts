@@ -3,7 +3,7 @@ import type { ReportDto } from '@app/shared';
 import { requestPage } from '../../lib/api';
 
 /** A delivered campaign letter as /reports lists it: never the sender, only the letter. */
-export type Report = ReportDto;
+type Report = ReportDto;
 
 export const REPORTS_PAGE_SIZE = 20;
 

@@ -4,13 +4,13 @@ import { request } from '../../lib/api';
 import { paramsOfState, type SearchState } from './params';
 
 /** Results per page: as many as a list page shows. */
-export const SEARCH_PAGE_SIZE = 12;
+const SEARCH_PAGE_SIZE = 12;
 
 /**
  * Keyed under 'records' (the records feature's root key), so a record written in this tab refreshes the search as it
  * refreshes the lists.
  */
-export const searchQuery = (state: SearchState) => {
+const searchQuery = (state: SearchState) => {
   const params = paramsOfState(state);
   params.set('limit', String(SEARCH_PAGE_SIZE));
   const qs = params.toString();
