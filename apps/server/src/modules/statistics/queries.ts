@@ -71,7 +71,7 @@ const lastDayOf = (month: string) => {
 };
 
 /** The rows to count: record_stats where the filters allow it, the records themselves where they do not. */
-function statisticsRows(filters: SearchFilters, visibility: Visibility, force?: StatisticsSource): { rows: SQL; source: StatisticsSource } {
+export function statisticsRows(filters: SearchFilters, visibility: Visibility, force?: StatisticsSource): { rows: SQL; source: StatisticsSource } {
   // Values longer than the trigger keeps (300 characters) cannot be told apart in record_stats.
   const tooLong = [...(filters.victimizer ?? []), ...(filters.killingType ?? [])].some((v) => v.length > 300);
   if (force === 'live' || filters.q || tooLong) return { rows: liveRows(filters, visibility), source: 'live' };
