@@ -41,6 +41,26 @@ describe('public cache keys', () => {
     expect(t.app.publicCache.stats().hits - before.hits).toBeGreaterThanOrEqual(1000);
   });
 
+  it('a URL spelled otherwise than its key is answered by the first hook after its first answer', async () => {
+    // The address as a browser writes a form: spaces as +, parameters in the form's order, not the key's.
+    const url = `${API_BASE}/search?region=afar&q=cache+key+massacre`;
+    expect(t.app.publicCache.answersBeforeRouting(url)).toBe(false);
+    const first = await get(url);
+    expect(first.statusCode).toBe(200);
+    const before = t.app.publicCache.stats();
+    expect(before.aliasBytes).toBeGreaterThan(0);
+    expect(t.app.publicCache.answersBeforeRouting(url)).toBe(true);
+    const second = await get(url);
+    expect(second.body).toBe(first.body);
+    const after = t.app.publicCache.stats();
+    expect(after.entries).toBe(before.entries);
+    expect(after.hits).toBe(before.hits + 1);
+    // A thousand random spellings keep the aliases within their bound (a sixteenth of the cache's bytes).
+    for (let i = 0; i < 1000; i++) await get(`${url}&_b=${randomBytes(6).toString('hex')}`);
+    expect(t.app.publicCache.stats().aliasBytes).toBeLessThanOrEqual((t.config.CACHE_MAX_MB * 1024 * 1024) / 16);
+    expect(t.app.publicCache.stats().entries).toBe(before.entries);
+  });
+
   it('a record read with parameters it does not take is the same entry', async () => {
     const url = `${API_BASE}/massacres/${recordId}`;
     const first = await get(url);

@@ -83,6 +83,24 @@ describe('response cache store', () => {
     expect(cache.bodyOf('/q', cache.get('/q')!, 'gzip').body).toBe(second.body);
   });
 
+  it('finds an entry by an alias of its key, across a clear of other entries, and bounds the aliases in bytes', () => {
+    const cache = new ResponseCache(64_000);
+    const key = '/api/search?q=a%20b&region=afar';
+    const entry = makeEntry({ status: 200, headers: {}, body: 'found' });
+    cache.set(key, entry, cache.currentGeneration());
+    expect(cache.lookup('/api/search?region=afar&q=a+b')).toBeUndefined();
+    cache.alias('/api/search?region=afar&q=a+b', key);
+    expect(cache.lookup('/api/search?region=afar&q=a+b')).toEqual({ key, entry });
+    expect(cache.lookup(key)).toEqual({ key, entry });
+    // A cleared entry makes its aliases miss (they never answer with something else).
+    cache.invalidateAll();
+    expect(cache.lookup('/api/search?region=afar&q=a+b')).toBeUndefined();
+    // Random spellings push older aliases out: the bound is a sixteenth of the cache's bytes.
+    for (let i = 0; i < 10_000; i++) cache.alias(`/api/search?q=a+b&_b=${i.toString(36).padStart(12, '0')}`, key);
+    expect(cache.aliasBytes).toBeGreaterThan(0);
+    expect(cache.aliasBytes).toBeLessThanOrEqual(64_000 / 16);
+  });
+
   it('refuses to store a response read before an invalidation', () => {
     const cache = new ResponseCache(1_000_000);
     const generation = cache.currentGeneration();

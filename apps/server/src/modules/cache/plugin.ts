@@ -31,7 +31,9 @@ declare module 'fastify' {
         produce: () => Promise<Produced & { cacheable?: boolean }>,
         options?: CacheKeyOptions,
       ) => Promise<FastifyReply>;
-      stats: () => { entries: number; bytes: number; hits: number; misses: number };
+      stats: () => { entries: number; bytes: number; hits: number; misses: number; aliasBytes: number };
+      /** Whether a request for this exact URL is answered before routing (stored under it, or an alias of its key). */
+      answersBeforeRouting: (url: string) => boolean;
     };
   }
 }
@@ -192,6 +194,8 @@ export default fp<{ cache: ResponseCache }>(
         const accept = request.headers['accept-encoding'];
         if (stored) {
           cache.hits++;
+          // Next time the first hook finds it by this spelling of the URL.
+          if (stored.wire) cache.alias(request.url, key);
           return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
         }
         if (anonymous) cache.misses++;
@@ -201,11 +205,12 @@ export default fp<{ cache: ResponseCache }>(
         const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
         if (anonymous && produced.cacheable !== false && produced.status === 200) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
-          cache.set(key, entry, generation);
+          if (cache.set(key, entry, generation)) cache.alias(request.url, key);
         }
         return sent;
       },
-      stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses }),
+      stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses, aliasBytes: cache.aliasBytes }),
+      answersBeforeRouting: (url) => Boolean(cache.lookup(url)?.entry.wire),
     });
   },
   { name: 'public-cache', dependencies: ['db'] },
