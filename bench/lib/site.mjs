@@ -2,7 +2,7 @@
 // on its own port and data folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
@@ -19,19 +19,23 @@ export function siteWorkDir(prefix) {
   return dir;
 }
 
+/** A token of this bench run for the site's /metrics. */
+const METRICS_TOKEN = randomBytes(24).toString('base64url');
+
+/** Checkouts whose server this bench run has bundled: once per run, so a site never runs a bundle older than its code. */
+const bundled = new Set();
+
 /**
  * Starts the site; resolves once /health answers. `databaseUrl` selects a PostgreSQL server, otherwise the site runs its
  * embedded one in dataDir.
  * `root`: the checkout whose build runs (another one serves as a baseline, see --baseline).
  */
-/** A token of this bench run for the site's /metrics. */
-const METRICS_TOKEN = randomBytes(24).toString('base64url');
-
 export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  if (!existsSync(path.join(root, 'apps/server/dist/main.js'))) {
+  if (!bundled.has(root)) {
     execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+    bundled.add(root);
   }
   const child = track(
     spawn(process.execPath, ['apps/server/dist/main.js'], {
