@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { CATEGORY_LIST, type CategorySlug } from '@app/shared';
 import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
 import type { MediaView } from '../media/service';
@@ -120,13 +120,20 @@ export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
       sql`(${records.createdAt}, ${records.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`,
     );
   }
-  return db
-    .select({ id: records.id, createdAt: createdAtExact, total: totalOf(filter) })
+  // The page is cut from the index first, then its rows are written out: a select list over the index scan would be
+  // computed for every entry an offset skips too (to_char of 20,000 dates made a page at offset 20,000 take 19 ms, not 3).
+  const page = db
+    .select({ id: records.id, createdAt: records.createdAt })
     .from(records)
     .where(and(...conditions))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
+    .offset(sql.placeholder('offset'))
+    .as('page');
+  return db
+    .select({ id: page.id, createdAt: exactTime(page.createdAt), total: totalOf(filter) })
+    .from(page)
+    .orderBy(sql`${page.createdAt} desc nulls last`, sql`${page.id} desc nulls last`);
 }
 
 /**
@@ -155,7 +162,12 @@ export async function listRecords(db: Db, filter: ListFilter, page: Page): Promi
  * A record's created_at as an ISO instant to the microsecond: a keyset position must be the stored value itself, or
  * the records that share its millisecond (a bulk insert, an import) fall between two pages.
  */
-export const createdAtExact = sql<string>`to_char(${records.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** A timestamp to the microsecond, in UTC, as text (JavaScript's Date keeps only milliseconds). */
+function exactTime(column: SQLWrapper) {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+export const createdAtExact = exactTime(records.createdAt);
 
 export function cursorOf(row: { createdAt: string | Date; id: string }): Cursor {
   return { createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(), id: row.id };
