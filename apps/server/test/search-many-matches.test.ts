@@ -107,6 +107,14 @@ describe('search with many matches', () => {
     expect((next.body as SearchResponse).hits[0]!.record._id).not.toBe(body.hits[0]!.record._id);
   });
 
+  it('no words a visitor types reach the filter terms of the index', async () => {
+    // Every Afar row carries the index term region=afar; typed, the words are split at '=' and find no record.
+    for (const q of ['region=afar', '"region=afar"', 'confirmed=true', 'category=victims']) {
+      const page = await find({ q });
+      expect(page.total, q).toBe(0);
+    }
+  });
+
   it('rounds estimates to two significant digits', () => {
     expect(estimate(0.4)).toBe(1);
     expect(estimate(87.6)).toBe(88);
