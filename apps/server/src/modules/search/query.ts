@@ -277,10 +277,10 @@ async function sampleCounts(db: Db, where: SQL[], limits: SearchLimits): Promise
 }
 
 /**
- * A page of the records matching `where`, newest first. Where matches are many (`expected` of every record, or more
- * than the exact count took), the records are read newest first, a step at a time, and tested: a page among thousands
- * of matches is found in the first steps, and no plan depends on PostgreSQL's guess of how many match. What the steps
- * leave unfound is asked of the planner.
+ * A page of the records matching `where`, newest first. Where matches are many (`share`: the part of all records that
+ * match, known without words; null when the exact count already found more than it ranks), the records are read newest
+ * first, a step at a time, and tested: a page among thousands of matches is found in the first steps, and no plan
+ * depends on PostgreSQL's guess of how many match. What the steps leave unfound is asked of the planner.
  */
 async function newestPage(db: Db, { where, indexed, tsQuery }: MatchConditions, input: SearchInput, limits: SearchLimits, share: number | null): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
   const { cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
@@ -311,7 +311,8 @@ async function newestPage(db: Db, { where, indexed, tsQuery }: MatchConditions, 
   if (found.length < want) {
     const rest = await rowsOf<{ id: string; createdAt: string }>(
       db,
-      sql`select ${records.id} as id, ${records.createdAt} as "createdAt" from ${records}
+      // As text: the position keeps its microseconds whatever the driver makes of a timestamp.
+      sql`select ${records.id} as id, ${records.createdAt}::text as "createdAt" from ${records}
         where ${and(indexed)} and ${cursorAfter(after, RECORD_COLUMNS)}
         order by ${NEWEST_FIRST} limit ${want - found.length}`,
     );
