@@ -133,6 +133,9 @@ function headlineOf(tsQuery: SQL | null): SQL {
 
 const and = (where: SQL[]) => sql.join(where, sql` and `);
 
+/** The records in the table, as PostgreSQL last counted them (ANALYZE, autovacuum): at least 1, so it can divide. */
+const RECORDS_IN_TABLE = sql`(select greatest(reltuples, 1)::float8 from pg_class where oid = 'records'::regclass)`;
+
 function emptyFacets(): Record<SearchFacet, FacetCount[]> {
   return Object.fromEntries(SEARCH_FACETS.map((facet) => [facet, [] as FacetCount[]])) as Record<SearchFacet, FacetCount[]>;
 }
@@ -260,10 +263,9 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
 async function sampleCounts(db: Db, where: SQL[], limits: SearchLimits): Promise<{ total: number; estimated: boolean; facets: Record<SearchFacet, FacetCount[]> }> {
   const [row] = await rowsOf<{ percent: number; records: number; sampled: number; total: number; facets: [SearchFacet, string, number][] }>(
     db,
-    sql`with p as materialized (
-        select reltuples::float8 as records, least(100, 100.0 * ${limits.sampleRows} / greatest(reltuples, 1))::float8 as percent
-        from pg_class where oid = 'records'::regclass
-      ), sampled as materialized (
+    sql`with n as materialized (select ${RECORDS_IN_TABLE} as records),
+      p as materialized (select records, least(100, 100.0 * ${limits.sampleRows} / records)::float8 as percent from n),
+      sampled as materialized (
         select (${and(where)}) as matched, ${FACET_COLUMNS}
         from ${records} tablesample system ((select percent from p)) repeatable (${SAMPLE_SEED})
       ), s as (select * from sampled where matched)
@@ -333,7 +335,7 @@ interface WalkRow {
 }
 
 /** The hits of a page with their highlighted text, and the cursor of the next page. */
-async function pageOf(db: Db, found: { id: string; createdAt: string }[], tsQuery: SQL | null, limit: number): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
+async function pageOf(db: Db, found: Position[], tsQuery: SQL | null, limit: number): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
   const shown = found.slice(0, limit);
   const headlines = new Map<string, string | null>();
   if (tsQuery && shown.length) {
@@ -344,10 +346,10 @@ async function pageOf(db: Db, found: { id: string; createdAt: string }[], tsQuer
     );
     for (const row of rows) headlines.set(row.id, row.headline);
   }
-  const rows: PageRow[] = found.map((hit) => ({ ...hit, rank: 0, headline: null }));
+  const last = shown.at(-1);
   return {
     hits: shown.map((hit) => ({ id: hit.id, snippet: snippetParts(headlines.get(hit.id) ?? null) })),
-    nextCursor: nextCursorOf(rows, limit, 'newest'),
+    nextCursor: found.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
   };
 }
 
@@ -367,7 +369,7 @@ async function browse(db: Db, input: SearchInput, visibility: Visibility, limits
         from (${rows}) as counted
       )
       select (select coalesce(sum(n), 0)::int from s) as total,
-        (select greatest(reltuples, 1)::float8 from pg_class where oid = 'records'::regclass) as records,
+        ${RECORDS_IN_TABLE} as records,
         (${FACET_COUNTS(sql`s`)}) as facets`,
   );
   if (!counted) throw new Error('search: no counts');
