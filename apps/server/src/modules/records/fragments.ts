@@ -30,6 +30,12 @@ export interface RecordFragment {
 export class RecordFragments {
   private readonly lru: LRUCache<string, RecordFragment>;
   private generation = 0;
+  /**
+   * Records being read for some request now, by id: a request that needs one of them waits for that read instead of
+   * reading it again. Under concurrent paging (32 clients each a page further on) every page's new records were
+   * otherwise read and serialised by every request in flight that showed them, about thirty times each.
+   */
+  private readonly reading = new Map<string, Promise<unknown>>();
 
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, RecordFragment>({
@@ -68,6 +74,22 @@ export class RecordFragments {
   clear(): void {
     this.generation++;
     this.lru.clear();
+    this.reading.clear();
+  }
+
+  /** The read of record `id` another request of this generation started, if one is under way. */
+  readingNow<T>(id: string, generation: number): Promise<T> | undefined {
+    return generation === this.generation ? (this.reading.get(id) as Promise<T> | undefined) : undefined;
+  }
+
+  /** Makes `read` the one of record `id` for this generation until it settles. */
+  startReading(id: string, read: Promise<unknown>, generation: number): void {
+    if (generation !== this.generation) return;
+    this.reading.set(id, read);
+    const done = () => {
+      if (this.reading.get(id) === read) this.reading.delete(id);
+    };
+    read.then(done, done);
   }
 
   get size(): number {

@@ -5,6 +5,7 @@ import { refusals } from '../../errors';
 import { registerCategoryRoutes } from './category-routes';
 import { RecordFragments } from './fragments';
 import { registerImageRoutes } from './image-routes';
+import { ListPositions } from './list-positions';
 import { pageQuerySchema, type PageQuery } from './paging';
 import { createPublicReads, type PublicReads } from './public-reads';
 import { recordRoutes } from './routes-context';
@@ -18,6 +19,8 @@ declare module 'fastify' {
     publicReads: PublicReads;
     /** Records serialised for the reads, cleared by every change of records (see fragments.ts). */
     recordFragments: RecordFragments;
+    /** Positions in the lists, cleared with the serialised records (see list-positions.ts). */
+    listPositions: ListPositions;
   }
 }
 
@@ -30,8 +33,12 @@ export default fp(
     // A quarter of the response cache's memory: enough for tens of thousands of records of about a kilobyte.
     const fragments = new RecordFragments((app.config.CACHE_MAX_MB * 1024 * 1024) / 4);
     app.decorate('recordFragments', fragments);
+    const positions = new ListPositions();
+    app.decorate('listPositions', positions);
     app.onContentChanged(({ area }) => {
-      if (area === 'records') fragments.clear();
+      if (area !== 'records') return;
+      fragments.clear();
+      positions.clear();
     });
     app.decorate('publicReads', createPublicReads(app));
     const routes = recordRoutes(app, new RecordWrites({ db: app.db, media: app.media, audit: app.audit, captures: app.captures }));

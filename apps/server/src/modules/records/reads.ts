@@ -4,6 +4,7 @@ import type { MediaService } from '../media/service';
 import { API_BASE, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
 import { toGalleryItem, toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
+import type { ListPositions } from './list-positions';
 import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
 import { cursorOf, findGalleryImage, findRecordViews, listGallery, listPage, type RecordView } from './repository';
 
@@ -32,6 +33,8 @@ export interface RecordReadServices {
   db: Db;
   media: MediaService;
   recordFragments: RecordFragments;
+  /** Where records stood in the lists read lately, so deep numbered pages need not walk from the start. */
+  listPositions: ListPositions;
 }
 
 export function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
@@ -87,7 +90,7 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
       if (!page) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
       const category = target.kind === 'list' ? target.category : undefined;
       const generation = fragments.currentGeneration();
-      const { entries, total } = await listPage(app.db, { category, includePrivate }, page);
+      const { entries, total } = await listPage(app.db, { category, includePrivate }, page, app.listPositions);
       const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation)).filter((f): f is Fragment => Boolean(f));
       const last = entries.at(-1);
       const headers = withPaging({}, total, linkHeader(`${API_BASE}/${category ?? 'news'}`, page, total, entries.length, last ? cursorOf(last) : null));
@@ -115,8 +118,9 @@ type Fragment = RecordFragment & { trashed?: boolean };
 /**
  * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
  * read in one statement, serialised and kept when every reader would see the same JSON: live, and every file public
- * (a hidden file's URL is signed for its reader and expires). `generation`: taken before the ids were read, so a
- * change in between keeps nothing read before it.
+ * (a hidden file's URL is signed for its reader and expires). A record another request is reading already is waited
+ * for, not read again. `generation`: taken before the ids were read, so a change in between keeps nothing read
+ * before it, and joins no read started before it.
  */
 export async function recordsAsFragments(
   app: RecordReadServices,
@@ -127,9 +131,23 @@ export async function recordsAsFragments(
   const out: (Fragment | null)[] = ids.map((id) => fragments.get(id) ?? null);
   const missing = ids.filter((_, i) => !out[i]);
   if (!missing.length) return out;
-  const made = new Map<string, Fragment>();
-  for (const view of await findRecordViews(app.db, missing)) made.set(view.record.id, fragmentOf(app, view, generation));
-  return out.map((fragment, i) => fragment ?? made.get(ids[i]!) ?? null);
+  const reads = new Map<string, Promise<Fragment | null>>();
+  const toRead: string[] = [];
+  for (const id of missing) {
+    const underWay = fragments.readingNow<Fragment | null>(id, generation);
+    if (underWay) reads.set(id, underWay);
+    else toRead.push(id);
+  }
+  if (toRead.length) {
+    const made = findRecordViews(app.db, toRead).then((views) => new Map(views.map((view) => [view.record.id, fragmentOf(app, view, generation)])));
+    for (const id of toRead) {
+      const read = made.then((byId) => byId.get(id) ?? null);
+      fragments.startReading(id, read, generation);
+      reads.set(id, read);
+    }
+  }
+  const read = new Map(await Promise.all([...reads].map(async ([id, fragment]) => [id, await fragment] as const)));
+  return out.map((fragment, i) => fragment ?? read.get(ids[i]!) ?? null);
 }
 
 function fragmentOf(app: RecordReadServices, { record, files }: RecordView, generation: number): Fragment {

@@ -3,6 +3,7 @@ import { CATEGORY_LIST, type CategorySlug } from '@app/shared';
 import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
 import type { MediaView } from '../media/service';
 import { galleryCounts, media, recordCounts, records, type RecordRow } from '../../db/schema';
+import type { ListPositions } from './list-positions';
 import type { Cursor, Page } from './paging';
 
 export type { Tx } from '../../db';
@@ -84,24 +85,38 @@ interface PageEntry {
 
 /**
  * A list page's ids with the list's total, in one round trip and from the index alone (the records themselves come
- * by id, from the reads' serialised records or findRecordViews). Numbered pages (offset) run as one prepared
- * statement per category and visibility: PostgreSQL parses and plans it once per connection and the SQL is built
- * once per process. Keyset pages are planned for their cursor every time: the generic plan PostgreSQL would keep for
- * them walks the all-categories index and filters.
+ * by id, from the reads' serialised records or findRecordViews). A numbered page (offset) starts from the nearest
+ * position `positions` knows before it, if any, so it skips only the entries in between; what it reads is remembered
+ * there. A category's pages run as prepared statements (per category and visibility): PostgreSQL parses and plans them
+ * once per connection and the SQL is built once per process. A keyset page of news is planned for its cursor every
+ * time: the generic plan PostgreSQL would keep for it reads a category index and sorts the whole list.
  */
-export async function listPage(db: Db, filter: ListFilter, page: Page): Promise<{ entries: PageEntry[]; total: number }> {
-  const cursor = Boolean(page.cursor);
-  const name = `records_page_${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
-  const statement = cursor ? listStatement(db, filter, true) : preparedOnce(db, name, () => listStatement(db, filter, false).prepare(name));
+export async function listPage(
+  db: Db,
+  filter: ListFilter,
+  page: Page,
+  positions?: ListPositions,
+): Promise<{ entries: PageEntry[]; total: number }> {
+  const list = `${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
+  const generation = positions?.currentGeneration() ?? 0;
+  const start = !page.cursor && page.offset > 0 ? positions?.nearestBefore(list, page.offset) : null;
+  const cursor = page.cursor ?? start?.cursor ?? null;
+  const name = `records_${cursor ? 'after' : 'page'}_${list}`;
+  const statement =
+    cursor && !filter.category
+      ? listStatement(db, filter, true)
+      : preparedOnce(db, name, () => listStatement(db, filter, Boolean(cursor)).prepare(name));
   const found = await statement.execute({
-    cursorAt: page.cursor?.createdAt,
-    cursorId: page.cursor?.id,
+    cursorAt: cursor?.createdAt,
+    cursorId: cursor?.id,
     limit: page.limit,
-    offset: page.cursor ? 0 : page.offset,
+    offset: page.cursor ? 0 : (start?.skip ?? page.offset),
   });
   // A page past the end has no row to carry the total.
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
-  return { entries: found.map(({ id, createdAt }) => ({ id, createdAt })), total };
+  const entries = found.map(({ id, createdAt }) => ({ id, createdAt }));
+  if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
+  return { entries, total };
 }
 
 /**
