@@ -87,16 +87,18 @@ interface PageEntry {
  * A list page's ids with the list's total, in one round trip and from the index alone (the records themselves come
  * by id, from the reads' serialised records or findRecordViews). A numbered page (offset) starts from the nearest
  * position `positions` knows before it, if any, so it skips only the entries in between; what it reads is remembered
- * there. A category's pages run as prepared statements (per category and visibility): PostgreSQL parses and plans them
- * once per connection and the SQL is built once per process. A keyset page of news is planned for its cursor every
- * time: the generic plan PostgreSQL would keep for it reads a category index and sorts the whole list.
+ * there. `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
+ * read those of the next pages in the same statement. A category's pages run as prepared statements (per category
+ * and visibility): PostgreSQL parses and plans them once per connection and the SQL is built once per process. A
+ * keyset page of news is planned for its cursor every time: the generic plan PostgreSQL would keep for it reads a
+ * category index and sorts the whole list.
  */
 export async function listPage(
   db: Db,
   filter: ListFilter,
   page: Page,
-  positions?: ListPositions,
-): Promise<{ entries: PageEntry[]; total: number }> {
+  { positions, readAhead = 0 }: { positions?: ListPositions; readAhead?: number } = {},
+): Promise<{ entries: PageEntry[]; next: string[]; total: number }> {
   const list = `${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
   const generation = positions?.currentGeneration() ?? 0;
   const start = !page.cursor && page.offset > 0 ? positions?.nearestBefore(list, page.offset) : null;
@@ -109,14 +111,14 @@ export async function listPage(
   const found = await statement.execute({
     cursorAt: cursor?.createdAt,
     cursorId: cursor?.id,
-    limit: page.limit,
+    limit: page.limit + readAhead,
     offset: page.cursor ? 0 : (start?.skip ?? page.offset),
   });
   // A page past the end has no row to carry the total.
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
-  const entries = found.map(({ id, createdAt }) => ({ id, createdAt }));
+  const entries = found.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
   if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
-  return { entries, total };
+  return { entries, next: found.slice(page.limit).map(({ id }) => id), total };
 }
 
 /**
