@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_BASE } from '@app/shared';
+import { preparedOnce } from '../src/db';
+import { ListPositions } from '../src/modules/records/list-positions';
+import { call, createTestApp, createUser, type TestApp } from './helpers';
+
+const at = (n: number) => ({ createdAt: `2024-01-01T00:00:${String(n).padStart(2, '0')}.000000Z`, id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
+
+describe('positions kept of the lists', () => {
+  it('finds the nearest known position before an offset, and the entries in between', () => {
+    const positions = new ListPositions();
+    const generation = positions.currentGeneration();
+    positions.remember('victims_public', 100, [at(1), at(2), at(3)], generation);
+    expect(positions.nearestBefore('victims_public', 100)).toBeNull();
+    expect(positions.nearestBefore('victims_public', 101)).toEqual({ cursor: at(1), skip: 0 });
+    expect(positions.nearestBefore('victims_public', 102)).toEqual({ cursor: at(1), skip: 1 });
+    // The first and the last entry of a page are kept.
+    expect(positions.nearestBefore('victims_public', 110)).toEqual({ cursor: at(3), skip: 7 });
+    expect(positions.nearestBefore('victims_all', 110)).toBeNull();
+  });
+
+  it('keeps nothing read before a change, and forgets everything at one', () => {
+    const positions = new ListPositions();
+    const before = positions.currentGeneration();
+    positions.remember('orphans_public', 10, [at(1)], before);
+    positions.clear();
+    expect(positions.nearestBefore('orphans_public', 20)).toBeNull();
+    positions.remember('orphans_public', 10, [at(1)], before);
+    expect(positions.nearestBefore('orphans_public', 20)).toBeNull();
+  });
+});
+
+/**
+ * Deep numbered pages start from positions earlier reads learnt (records/list-positions.ts), pages read their records
+ * once however many requests want them at the same moment, and a page that reads records reads the next ones too
+ * (records/reads.ts). None of it may change an answer.
+ */
+describe('list reads from known positions', () => {
+  let t: TestApp;
+  let reader: Awaited<ReturnType<typeof createUser>>;
+  const list = `${API_BASE}/orphans`;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    reader = await createUser(t.app, 'contributor');
+    // Pairs of records share an instant, so a position's keyset must be the stored microseconds and the id.
+    await t.database.query(
+      `insert into records (category, title, description, sample, created_at)
+       select 'orphans', 'Positions test ' || n, 'Test data, not real.', true, timestamptz '2024-01-01' + (n / 2) * interval '1 second'
+       from generate_series(1, 60) n`,
+    );
+    t.app.contentChanged({ area: 'records' });
+  });
+  afterAll(async () => t.close());
+
+  const ids = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await call(t.app, { method: 'GET', url, headers });
+    expect(res.status).toBe(200);
+    return (res.body as { _id: string }[]).map((r) => r._id);
+  };
+
+  it('answers every numbered page as the list itself orders it, read in order and out of order', async () => {
+    const all = await ids(`${list}?limit=100`);
+    expect(all).toHaveLength(60);
+    for (const offset of [1, 2, 3, 9, 25, 26, 40, 12, 55, 59, 60]) {
+      expect(await ids(`${list}?limit=7&offset=${offset}`), `offset ${offset}`).toEqual(all.slice(offset, offset + 7));
+      expect(await ids(`${list}?limit=7&offset=${offset}`, reader.auth), `offset ${offset}, signed in`).toEqual(all.slice(offset, offset + 7));
+    }
+    // Those pages came from known positions, not from walking the list from its start.
+    expect(t.app.listPositions.nearestBefore('orphans_public', 41)).toEqual(expect.objectContaining({ skip: 0 }));
+  });
+
+  it('forgets the positions at a change, and pages show it', async () => {
+    await ids(`${list}?limit=7&offset=20`);
+    expect(t.app.listPositions.nearestBefore('orphans_public', 30)).not.toBeNull();
+    await t.database.query(
+      `insert into records (category, title, description, sample, created_at) values ('orphans', 'Positions test newest', 'Test data, not real.', true, timestamptz '2024-06-01')`,
+    );
+    t.app.contentChanged({ area: 'records' });
+    expect(t.app.listPositions.nearestBefore('orphans_public', 30)).toBeNull();
+    const all = await ids(`${list}?limit=100`);
+    expect(all).toHaveLength(61);
+    expect(await ids(`${list}?limit=7&offset=21`)).toEqual(all.slice(21, 28));
+    expect(await ids(`${list}?limit=7&offset=22`)).toEqual(all.slice(22, 29));
+  });
+
+  it('reads records that several requests want at once in one statement, and the next page\'s with them', async () => {
+    const all = await ids(`${list}?limit=100`);
+    t.app.contentChanged({ area: 'records' });
+    const statement = preparedOnce<{ execute: (params: { ids: string[] }) => Promise<unknown> }>(t.app.db, 'record_views', () => {
+      throw new Error('the reads have not prepared record_views');
+    });
+    // Slowed down, so that every request asks for the records while the first one's statement is still running.
+    const original = statement.execute.bind(statement);
+    const execute = vi.spyOn(statement, 'execute').mockImplementation(async (params) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return original(params);
+    });
+    try {
+      const pages = await Promise.all(Array.from({ length: 8 }, () => ids(`${list}?limit=5`, reader.auth)));
+      for (const page of pages) expect(page).toEqual(all.slice(0, 5));
+      expect(execute).toHaveBeenCalledTimes(1);
+      // The page's five and the sixteen after them are kept now; the one after those is not.
+      for (const id of all.slice(0, 21)) expect(t.app.recordFragments.get(id), id).toBeDefined();
+      expect(t.app.recordFragments.get(all[21]!)).toBeUndefined();
+      // The next pages need no statement for their records.
+      expect(await ids(`${list}?limit=5&offset=5`, reader.auth)).toEqual(all.slice(5, 10));
+      expect(await ids(`${list}?limit=5&offset=16`, reader.auth)).toEqual(all.slice(16, 21));
+      expect(execute).toHaveBeenCalledTimes(1);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+});
