@@ -99,7 +99,8 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
       const generation = fragments.currentGeneration();
       const { entries, next, total } = await listPage(app.db, { category, includePrivate }, page, {
         positions: app.listPositions,
-        readAhead: READ_AHEAD,
+        // The first page is read again and again and its records are kept; the pages after it are read by whoever reads on.
+        readAhead: page.offset > 0 || page.cursor ? READ_AHEAD : 0,
       });
       const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation, next)).filter((f): f is Fragment => Boolean(f));
       const last = entries.at(-1);
