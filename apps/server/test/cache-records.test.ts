@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,38 @@ describe('public cache with the records API (one process)', () => {
     expect((await anonymous(t.app, `${API_BASE}/events`)).body.map((r: { _id: string }) => r._id)).not.toContain(id);
     const page = await t.app.inject({ method: 'GET', url: `/events/${id}` });
     expect(page.body).not.toContain('Private test event');
+  });
+
+  it("sends a signed-in reader the stored compressed bytes only of the very answer anonymous visitors get", async () => {
+    for (const title of ['Cache test shared 1', 'Cache test shared 2']) {
+      expect((await call(t.app, { method: 'POST', url: `${API_BASE}/massacres`, headers: admin.auth, payload: massacre(title) })).status).toBe(201);
+    }
+    const gzipRead = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'gzip' } });
+    // Massacres: every one is public, so the signed-in answer is the anonymous one.
+    const list = `${API_BASE}/massacres?limit=5`;
+    const fresh = await gzipRead(list, admin.auth);
+    const stored = await gzipRead(list);
+    await gzipRead(list);
+    const shared = await gzipRead(list, admin.auth);
+    expect(shared.statusCode).toBe(200);
+    expect(shared.headers['content-encoding']).toBe('gzip');
+    expect(shared.headers['cache-control']).toBe(fresh.headers['cache-control']);
+    expect(shared.headers.etag).toBe(stored.headers.etag);
+    expect(gunzipSync(shared.rawPayload).equals(gunzipSync(fresh.rawPayload))).toBe(true);
+    // The cache's bytes (compressed once more at stored effort by the second anonymous read), not compressed again.
+    expect(shared.rawPayload.equals((await gzipRead(list)).rawPayload)).toBe(true);
+    expect(shared.rawPayload.equals(fresh.rawPayload)).toBe(false);
+
+    // Events: the signed-in list also holds the private event, so it is its own answer.
+    const events = `${API_BASE}/events`;
+    await gzipRead(events);
+    const json = (res: { rawPayload: Buffer; headers: Record<string, unknown> }) =>
+      JSON.parse((res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.rawPayload) : res.rawPayload).toString());
+    const anonymousEvents = json(await gzipRead(events));
+    const signedInBody = json(await gzipRead(events, admin.auth));
+    expect(signedInBody.length).toBe(anonymousEvents.length + 1);
+    expect(signedInBody.map((r: { title: string }) => r.title)).toContain('Private test event');
   });
 });
 

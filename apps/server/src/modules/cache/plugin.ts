@@ -31,6 +31,11 @@ declare module 'fastify' {
         produce: () => Promise<Produced & { cacheable?: boolean }>,
         options?: CacheKeyOptions,
       ) => Promise<FastifyReply>;
+      /**
+       * The compressed body of the public answer stored for this request's URL, when `etag` says a signed-in reader's
+       * answer is that very answer (so it need not be compressed again); null otherwise.
+       */
+      storedBody: (request: FastifyRequest, etag: string | undefined, options?: CacheKeyOptions) => { body: Buffer; encoding: Encoding | null } | null;
       stats: () => { entries: number; bytes: number; hits: number; misses: number; aliasBytes: number };
       /** Whether a request for this exact URL is answered before routing (stored under it, or an alias of its key). */
       answersBeforeRouting: (url: string) => boolean;
@@ -208,6 +213,12 @@ export default fp<{ cache: ResponseCache }>(
           if (cache.set(key, entry, generation)) cache.alias(request.url, key);
         }
         return sent;
+      },
+      storedBody(request, etag, options) {
+        if (!etag) return null;
+        const key = cacheKey(request, options);
+        const stored = cache.get(key);
+        return stored?.etag === etag && stored.status === 200 ? cache.bodyOf(key, stored, request.headers['accept-encoding']) : null;
       },
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses, aliasBytes: cache.aliasBytes }),
       answersBeforeRouting: (url) => Boolean(cache.lookup(url)?.entry.wire),

@@ -53,5 +53,12 @@ export async function sendReadFor(
     return reply.status(304).headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Encoding, Authorization' }).send();
   }
   reply.status(response.status).headers(response.headers).header('content-type', 'application/json; charset=utf-8');
+  // A signed-in reader who sees what anonymous visitors see gets the bytes already compressed for them.
+  const stored = request.hasAuthHeader && app.hasDecorator('publicCache') ? app.publicCache.storedBody(request, response.headers.etag, cacheKeyOptions) : null;
+  if (stored) {
+    reply.header('vary', 'Accept-Encoding, Authorization');
+    if (stored.encoding) reply.header('content-encoding', stored.encoding);
+    return reply.header('content-length', stored.body.length).send(stored.body);
+  }
   return sendPerRequest(request, reply, response.bytes);
 }
