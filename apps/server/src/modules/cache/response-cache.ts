@@ -50,9 +50,11 @@ export interface Produced {
 /**
  * A copy that owns exactly its bytes. zlib's results are views of its 16 KB output chunks and short strings become
  * views of Buffer's shared 8 KB slabs: kept in the cache, each would hold far more memory than its length says (a
- * 3 KB compressed list kept 16 KB), so the cache grew to several times CACHE_MAX_MB before evicting anything.
+ * 3 KB compressed list kept 16 KB), so the cache grew to several times CACHE_MAX_MB before evicting anything. A
+ * buffer that is already its whole allocation (a list page joined from its records) is kept as it is.
  */
 function exact(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
   const out = Buffer.allocUnsafeSlow(bytes.length);
   bytes.copy(out);
   return out;
