@@ -130,8 +130,9 @@ type Fragment = RecordFragment & { trashed?: boolean };
  * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
  * read in one statement, serialised and kept when every reader would see the same JSON: live, and every file public
  * (a hidden file's URL is signed for its reader and expires). A record another request is reading already is waited
- * for, not read again. `readAhead`: records read in the same statement when one is needed, if not kept. `generation`: taken before the ids were read, so a change in between keeps nothing read
- * before it, and joins no read started before it.
+ * for, not read again. `readAhead`: records read in the same statement when one is needed, if not kept.
+ * `generation`: taken before the ids were read, so a change in between keeps nothing read before it, and joins no
+ * read started before it.
  */
 export async function recordsAsFragments(
   app: RecordReadServices,
