@@ -42,6 +42,18 @@ describe('response cache store', () => {
     expect(cache.get('/k0')).toBeUndefined();
   });
 
+  it("counts an entry's objects besides its body, so answers of a few bytes cannot hold many times the bound", () => {
+    const cache = new ResponseCache(1_000_000);
+    for (let i = 0; i < 10_000; i++) {
+      const entry = makeEntry({ status: 200, headers: { etag: `"e${i}"`, 'x-total-count': '0' }, body: '[]' });
+      cache.set(`/api/v1.0.0/victims?limit=12&offset=${60_000 + i}`, entry, cache.currentGeneration());
+    }
+    // Such an entry takes about 3 KB of memory (measured with --expose-gc), so a megabyte holds about 330 of them.
+    expect(cache.size).toBeLessThanOrEqual(1_000_000 / 3000);
+    expect(cache.size).toBeGreaterThan(200);
+    expect(cache.get('/api/v1.0.0/victims?limit=12&offset=69999')).toBeDefined();
+  });
+
   it('compresses a stored body for an encoding when a request first takes it, and counts the bytes it adds', () => {
     const cache = new ResponseCache(1_000_000);
     const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i, text: `entry ${i}` })));

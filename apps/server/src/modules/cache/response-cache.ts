@@ -100,7 +100,19 @@ export function pickEncoding(
   return { body, encoding };
 }
 
-const entrySize = (e: CachedResponse) => e.identity.length + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0) + 256;
+/**
+ * What an entry's objects take besides its bodies: the entry, its headers and their wire lists, the Buffer objects and
+ * the cache's own bookkeeping. Measured (`--expose-gc`, 50,000 entries of list pages): about 2.4 KB of heap and 0.6 KB
+ * of allocations per entry, plus its header values. Counted as 256 bytes, a cache of empty pages (past a list's end)
+ * held fifteen times its bound.
+ */
+const ENTRY_OBJECTS_BYTES = 3072;
+
+function entrySize(e: CachedResponse, key: string): number {
+  let chars = key.length;
+  for (const value of Object.values(e.headers)) chars += value.length;
+  return e.identity.length + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0) + ENTRY_OBJECTS_BYTES + 2 * chars;
+}
 
 /**
  * LRU of public responses bounded by bytes. A record change clears it (`invalidateAll`): writes are rare next to
@@ -132,7 +144,8 @@ export class ResponseCache {
     });
     this.aliases = new LRUCache<string, string>({
       maxSize: Math.max(1024, Math.floor(maxBytes / 16)),
-      sizeCalculation: (key, url) => 2 * (url.length + key.length) + 64,
+      // Two strings, and the cache's bookkeeping of one more entry.
+      sizeCalculation: (key, url) => 2 * (url.length + key.length) + 256,
     });
   }
 
@@ -175,10 +188,10 @@ export class ResponseCache {
    * entry's size in the cache then changes by what that changed.
    */
   bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
-    const before = entrySize(entry);
+    const before = entrySize(entry, key);
     const picked = pickEncoding(entry, acceptEncoding);
     // Setting the same object again would keep its old size: a copy makes the cache measure it anew.
-    if (entrySize(entry) !== before && this.lru.peek(key) === entry) this.lru.set(key, { ...entry });
+    if (entrySize(entry, key) !== before && this.lru.peek(key) === entry) this.lru.set(key, { ...entry });
     return picked;
   }
 
