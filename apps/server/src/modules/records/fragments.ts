@@ -40,7 +40,9 @@ export class RecordFragments {
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, RecordFragment>({
       maxSize: Math.max(1024, maxBytes),
-      sizeCalculation: (f) => f.bytes.length + 128,
+      // Its bytes, and about a kilobyte more (the hash, the objects, the allocations' own overhead and the cache's
+      // bookkeeping: 50,000 records of 1.4 KB took 2.75 KB each of the process's memory).
+      sizeCalculation: (f) => f.bytes.length + 1024,
     });
   }
 
