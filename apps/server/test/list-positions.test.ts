@@ -97,16 +97,22 @@ describe('list reads from known positions', () => {
       return original(params);
     });
     try {
-      const pages = await Promise.all(Array.from({ length: 8 }, () => ids(`${list}?limit=5`, reader.auth)));
-      for (const page of pages) expect(page).toEqual(all.slice(0, 5));
+      const pages = await Promise.all(Array.from({ length: 8 }, () => ids(`${list}?limit=5&offset=5`, reader.auth)));
+      for (const page of pages) expect(page).toEqual(all.slice(5, 10));
       expect(execute).toHaveBeenCalledTimes(1);
       // The page's five and the sixteen after them are kept now; the one after those is not.
-      for (const id of all.slice(0, 21)) expect(t.app.recordFragments.get(id), id).toBeDefined();
-      expect(t.app.recordFragments.get(all[21]!)).toBeUndefined();
+      for (const id of all.slice(5, 26)) expect(t.app.recordFragments.get(id), id).toBeDefined();
+      expect(t.app.recordFragments.get(all[26]!)).toBeUndefined();
       // The next pages need no statement for their records.
-      expect(await ids(`${list}?limit=5&offset=5`, reader.auth)).toEqual(all.slice(5, 10));
-      expect(await ids(`${list}?limit=5&offset=16`, reader.auth)).toEqual(all.slice(16, 21));
+      expect(await ids(`${list}?limit=5&offset=10`, reader.auth)).toEqual(all.slice(10, 15));
+      expect(await ids(`${list}?limit=5&offset=21`, reader.auth)).toEqual(all.slice(21, 26));
       expect(execute).toHaveBeenCalledTimes(1);
+      // The first page, read again and again, reads no further than itself.
+      t.app.contentChanged({ area: 'records' });
+      expect(await ids(`${list}?limit=5`, reader.auth)).toEqual(all.slice(0, 5));
+      expect(execute).toHaveBeenCalledTimes(2);
+      expect(t.app.recordFragments.get(all[4]!)).toBeDefined();
+      expect(t.app.recordFragments.get(all[5]!)).toBeUndefined();
     } finally {
       execute.mockRestore();
     }
