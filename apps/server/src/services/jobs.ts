@@ -40,8 +40,12 @@ export class JobQueue {
 
   /** Claims and runs ready jobs until none is left; returns how many ran. Tests call this directly. */
   async drain(): Promise<number> {
+    return this.runWhile(() => true);
+  }
+
+  private async runWhile(goOn: () => boolean): Promise<number> {
     let count = 0;
-    while (await this.runOne()) count++;
+    while (goOn() && (await this.runOne())) count++;
     return count;
   }
 
@@ -106,7 +110,9 @@ export class JobQueue {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running = this.drain()
+      // Until stopped: a shutdown waits for the job under way, not for every queued one (they stay queued for the
+      // next start; hundreds of them held a site's shutdown past its 10 s limit, leaving its database running).
+      this.running = this.runWhile(() => !this.stopped)
         .then(() => undefined)
         .catch((err) => this.options.log?.error({ err }, 'job loop failed'))
         .finally(() => {
