@@ -111,7 +111,7 @@ export class JobQueue {
     this.timer = setTimeout(() => {
       this.timer = null;
       // Until stopped: a shutdown waits for the job under way, not for every queued one (they stay queued for the
-      // next start; hundreds of them held a site's shutdown past its 10 s limit, leaving its database running).
+      // next start). Hundreds of queued jobs could hold a shutdown past its 10 s limit, leaving the database running.
       this.running = this.runWhile(() => !this.stopped)
         .then(() => undefined)
         .catch((err) => this.options.log?.error({ err }, 'job loop failed'))
