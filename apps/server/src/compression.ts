@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -38,6 +38,10 @@ export function compress(bytes: Buffer, encoding: Encoding, effort: Effort): Buf
       [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
   });
+}
+
+export function decompress(bytes: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes);
 }
 
 /**

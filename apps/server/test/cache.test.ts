@@ -54,27 +54,35 @@ describe('response cache store', () => {
     expect(cache.get('/api/v1.0.0/victims?limit=12&offset=69999')).toBeDefined();
   });
 
-  it('compresses a stored body for an encoding when a request first takes it, and counts the bytes it adds', () => {
+  it('compresses a stored body for an encoding when a request first takes it, then keeps only compressed bodies', () => {
     const cache = new ResponseCache(1_000_000);
     const body = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i, text: `entry ${i}` })));
     cache.set('/e', makeEntry({ status: 200, headers: {}, body }), cache.currentGeneration());
     const identityOnly = cache.bytes;
     const stored = cache.get('/e')!;
     expect(stored.encoded).toEqual({});
+    expect(stored.identity?.toString()).toBe(body);
 
     const gzip = cache.bodyOf('/e', stored, 'gzip');
     expect(gzip.encoding).toBe('gzip');
     expect(gunzipSync(gzip.body).toString()).toBe(body);
-    expect(cache.bytes).toBe(identityOnly + gzip.body.length);
+    // The plain body is dropped once a compressed one is kept, and the cache counts the difference.
+    expect(cache.get('/e')!.identity).toBeNull();
+    expect(cache.bytes).toBe(identityOnly - body.length + gzip.body.length);
     const again = cache.get('/e')!;
     expect(cache.bodyOf('/e', again, 'gzip, deflate').body).toBe(gzip.body);
-    expect(cache.bytes).toBe(identityOnly + gzip.body.length);
+    expect(cache.bytes).toBe(identityOnly - body.length + gzip.body.length);
 
     const br = cache.bodyOf('/e', cache.get('/e')!, 'br, gzip');
     expect(br.encoding).toBe('br');
     expect(brotliDecompressSync(br.body).toString()).toBe(body);
-    expect(cache.bytes).toBe(identityOnly + gzip.body.length + br.body.length);
-    expect(cache.bodyOf('/e', cache.get('/e')!, undefined)).toEqual({ body: stored.identity, encoding: null });
+    expect(cache.bytes).toBe(identityOnly - body.length + gzip.body.length + br.body.length);
+    // A client that takes no encoding gets the plain body back, decompressed, and the cache keeps no copy of it.
+    const plain = cache.bodyOf('/e', cache.get('/e')!, undefined);
+    expect(plain.encoding).toBeNull();
+    expect(plain.body.toString()).toBe(body);
+    expect(cache.get('/e')!.identity).toBeNull();
+    expect(cache.bytes).toBe(identityOnly - body.length + gzip.body.length + br.body.length);
   });
 
   it('compresses the producing answer quickly and again at stored effort when the entry is asked for a second time', () => {
@@ -167,6 +175,14 @@ describe('public cache in one process', () => {
     const head = await app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip' } });
     expect(head.statusCode).toBe(200);
     expect(head.rawPayload.length).toBe(0);
+    // The entry keeps compressed bodies only; a client that takes no encoding still gets the plain body, whole.
+    const produced = state.produced;
+    const plain = await app.inject({ method: 'GET', url });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(gunzipSync(first.rawPayload).toString());
+    expect(Number(plain.headers['content-length'])).toBe(plain.rawPayload.length);
+    expect(state.produced).toBe(produced);
   });
 
   it('never caches signed-in reads', async () => {

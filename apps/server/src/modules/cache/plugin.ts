@@ -73,8 +73,8 @@ function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): Wire
     base.push(name, String(value));
   }
   base.push('etag', entry.etag, 'vary', 'Accept-Encoding, Authorization');
-  const wire: WireHeaders = { base, identity: wireFor(base, entry.identity, null) };
-  for (const [encoding, body] of Object.entries(entry.encoded) as [Encoding, Buffer][]) wire[encoding] = wireFor(base, body, encoding);
+  const wire: WireHeaders = { base, identity: wireFor(base, entry.identityLength, null) };
+  for (const [encoding, body] of Object.entries(entry.encoded) as [Encoding, Buffer][]) wire[encoding] = wireFor(base, body.length, encoding);
   return wire;
 }
 

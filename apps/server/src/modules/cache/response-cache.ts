@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, type Encoding } from '../../compression';
+import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, decompress, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
 
 /** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
@@ -14,7 +14,14 @@ export interface CachedResponse {
   status: number;
   etag: string;
   headers: Record<string, string>;
-  identity: Buffer;
+  /**
+   * The uncompressed body, kept only while no compressed one exists (and for bodies too small to compress). Nearly
+   * every client takes gzip or brotli, and a list page's plain JSON is five to twenty times its compressed size: kept
+   * beside them it made most of the cache's bytes (a cache of 64 MB held some 800 list pages of 82 KB, of which 77 KB
+   * plain). A client that takes neither gets it decompressed, which costs less than a miss.
+   */
+  identity: Buffer | null;
+  identityLength: number;
   /**
    * Compressed bodies, each made by the first request that takes its encoding: a miss pays only for the encoding it
    * sends (browsers take brotli, most other clients gzip).
@@ -61,20 +68,35 @@ function exact(bytes: Buffer): Buffer {
 }
 
 export function makeEntry(produced: Produced): CachedResponse {
-  const identity = exact(Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body));
+  const identity = Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body);
   return {
     status: produced.status,
     etag: produced.headers.etag ?? `"${createHash('sha1').update(identity).digest('base64url')}"`,
     headers: produced.headers,
     identity,
+    identityLength: identity.length,
     encoded: {},
     quick: {},
   };
 }
 
 /** The headers of one body of the entry: the base list, its encoding and its length. */
-export function wireFor(base: string[], body: Buffer, encoding: Encoding | null): string[] {
-  return [...base, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)];
+export function wireFor(base: string[], length: number, encoding: Encoding | null): string[] {
+  return [...base, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(length)];
+}
+
+/** The uncompressed body: kept, or decompressed from a compressed one. */
+export function identityOf(entry: CachedResponse): Buffer {
+  if (entry.identity) return entry.identity;
+  const [encoding, body] = Object.entries(entry.encoded)[0] as [Encoding, Buffer];
+  return decompress(body, encoding);
+}
+
+/** What a stored entry keeps: no uncompressed body once a compressed one exists (see `identity`), else its own copy. */
+function keepForStorage(entry: CachedResponse): void {
+  if (!entry.identity) return;
+  if (entry.encoded.br || entry.encoded.gzip) entry.identity = null;
+  else entry.identity = exact(entry.identity);
 }
 
 /**
@@ -87,15 +109,15 @@ export function pickEncoding(
   acceptEncoding: string | undefined,
   { first = false } = {},
 ): { body: Buffer; encoding: Encoding | null } {
-  const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
-  if (!encoding) return { body: entry.identity, encoding: null };
+  const encoding = entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
+  if (!encoding) return { body: identityOf(entry), encoding: null };
   let body = entry.encoded[encoding];
   if (!body || (!first && entry.quick[encoding])) {
-    body = exact(compress(entry.identity, encoding, first ? 'per-request' : 'stored'));
+    body = exact(compress(identityOf(entry), encoding, first ? 'per-request' : 'stored'));
     entry.encoded[encoding] = body;
     if (first) entry.quick[encoding] = true;
     else delete entry.quick[encoding];
-    if (entry.wire) entry.wire[encoding] = wireFor(entry.wire.base, body, encoding);
+    if (entry.wire) entry.wire[encoding] = wireFor(entry.wire.base, body.length, encoding);
   }
   return { body, encoding };
 }
@@ -111,7 +133,7 @@ const ENTRY_OBJECTS_BYTES = 3072;
 function entrySize(e: CachedResponse, key: string): number {
   let chars = key.length;
   for (const value of Object.values(e.headers)) chars += value.length;
-  return e.identity.length + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0) + ENTRY_OBJECTS_BYTES + 2 * chars;
+  return (e.identity?.length ?? 0) + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0) + ENTRY_OBJECTS_BYTES + 2 * chars;
 }
 
 /**
@@ -179,6 +201,7 @@ export class ResponseCache {
 
   set(key: string, entry: CachedResponse, generation: number): boolean {
     if (generation !== this.generation) return false;
+    keepForStorage(entry);
     this.lru.set(key, entry);
     return true;
   }
@@ -190,6 +213,7 @@ export class ResponseCache {
   bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
     const before = entrySize(entry, key);
     const picked = pickEncoding(entry, acceptEncoding);
+    keepForStorage(entry);
     // Setting the same object again would keep its old size: a copy makes the cache measure it anew.
     if (entrySize(entry, key) !== before && this.lru.peek(key) === entry) this.lru.set(key, { ...entry });
     return picked;
