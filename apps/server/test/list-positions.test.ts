@@ -7,6 +7,18 @@ import { call, createTestApp, createUser, type TestApp } from './helpers';
 const at = (n: number) => ({ createdAt: `2024-01-01T00:00:${String(n).padStart(2, '0')}.000000Z`, id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
 
 describe('positions kept of the lists', () => {
+  it("keeps each list's total until a change, and none read before one", () => {
+    const positions = new ListPositions();
+    const before = positions.currentGeneration();
+    positions.rememberTotal('victims_public', 60, before);
+    expect(positions.totalOf('victims_public')).toBe(60);
+    expect(positions.totalOf('victims_all')).toBeUndefined();
+    positions.clear();
+    expect(positions.totalOf('victims_public')).toBeUndefined();
+    positions.rememberTotal('victims_public', 60, before);
+    expect(positions.totalOf('victims_public')).toBeUndefined();
+  });
+
   it('finds the nearest known position before an offset, and the entries in between', () => {
     const positions = new ListPositions();
     const generation = positions.currentGeneration();
@@ -82,6 +94,37 @@ describe('list reads from known positions', () => {
     expect(all).toHaveLength(61);
     expect(await ids(`${list}?limit=7&offset=21`)).toEqual(all.slice(21, 28));
     expect(await ids(`${list}?limit=7&offset=22`)).toEqual(all.slice(22, 29));
+  });
+
+  it('answers a numbered page past the known total with no statement, until a change adds records', async () => {
+    const all = await ids(`${list}?limit=100`);
+    const pageStatements = ['records_page_orphans_public', 'records_after_orphans_public'].map((name) =>
+      preparedOnce<{ execute: (params: unknown) => Promise<unknown> }>(t.app.db, name, () => {
+        throw new Error(`the reads have not prepared ${name}`);
+      }),
+    );
+    const spies = pageStatements.map((statement) => vi.spyOn(statement, 'execute'));
+    try {
+      for (const offset of [all.length, all.length + 1, 10_000, 1_000_000]) {
+        const res = await call(t.app, { method: 'GET', url: `${list}?limit=7&offset=${offset}` });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual([]);
+        expect(res.headers['x-total-count']).toBe(String(all.length));
+      }
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+      // The page just before the end still reads its entry.
+      expect(await ids(`${list}?limit=7&offset=${all.length - 1}`)).toEqual(all.slice(-1));
+      // A change forgets the total: the page that was past the end shows the new last record.
+      await t.database.query(
+        `insert into records (category, title, description, sample, created_at) values ('orphans', 'Positions test oldest', 'Test data, not real.', true, timestamptz '2023-01-01')`,
+      );
+      t.app.contentChanged({ area: 'records' });
+      const after = await ids(`${list}?limit=200`);
+      expect(after).toHaveLength(all.length + 1);
+      expect(await ids(`${list}?limit=7&offset=${all.length}`)).toEqual(after.slice(-1));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('reads records that several requests want at once in one statement, and the next page\'s with them', async () => {

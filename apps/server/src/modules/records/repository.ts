@@ -87,7 +87,8 @@ interface PageEntry {
  * A list page's ids with the list's total, in one round trip and from the index alone (the records themselves come
  * by id, from the reads' serialised records or findRecordViews). A numbered page (offset) starts from the nearest
  * position `positions` knows before it, if any, so it skips only the entries in between; what it reads is remembered
- * there. `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
+ * there, as is the list's total: a numbered page at or past it is empty and runs no statement until the next change.
+ * `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
  * read those of the next pages in the same statement. A category's pages run as prepared statements (per category
  * and visibility): PostgreSQL parses and plans them once per connection and the SQL is built once per process. A
  * keyset page of news is planned for its cursor every time: the generic plan PostgreSQL would keep for it reads a
@@ -101,6 +102,8 @@ export async function listPage(
 ): Promise<{ entries: PageEntry[]; next: string[]; total: number }> {
   const list = `${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
   const generation = positions?.currentGeneration() ?? 0;
+  const knownTotal = page.cursor ? undefined : positions?.totalOf(list);
+  if (knownTotal !== undefined && page.offset >= knownTotal) return { entries: [], next: [], total: knownTotal };
   const start = !page.cursor && page.offset > 0 ? positions?.nearestBefore(list, page.offset) : null;
   const cursor = page.cursor ?? start?.cursor ?? null;
   const name = `records_${cursor ? 'after' : 'page'}_${list}`;
@@ -118,6 +121,7 @@ export async function listPage(
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
   const entries = found.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
   if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
+  positions?.rememberTotal(list, total, generation);
   return { entries, next: found.slice(page.limit).map(({ id }) => id), total };
 }
 
