@@ -109,10 +109,12 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
     // cache to CACHE_MAX_MB (a full cache is the state a running site is in), then soakS seconds measured, on pages the
     // warm-up did not ask for. Memory stays flat while the cache stays within its bound.
     const soakUrl = `${site.url}/api/v1.0.0/victims?limit=12`;
-    const warm = await runWrk({ url: soakUrl, durationS: soakWarmS, connections, uniquePaths: true, scriptFile: path.join(dataDir, '..', 'soak.lua') });
+    // Inside the list: a page past its end is empty and cheap, so a soak running past it would measure little.
+    const wrapAt = Number((await fetch(soakUrl)).headers.get('x-total-count'));
+    const warm = await runWrk({ url: soakUrl, durationS: soakWarmS, connections, uniquePaths: true, wrapAt, scriptFile: path.join(dataDir, '..', 'soak.lua') });
     const cacheAfterWarm = await cacheBytes(site);
     const soak = await underLoad(site, dataDir, soakS, () =>
-      runWrk({ url: soakUrl, durationS: soakS, connections, uniquePaths: true, uniqueFrom: warm.requests + 1000, scriptFile: path.join(dataDir, '..', 'soak.lua') }),
+      runWrk({ url: soakUrl, durationS: soakS, connections, uniquePaths: true, uniqueFrom: warm.requests + 1000, wrapAt, scriptFile: path.join(dataDir, '..', 'soak.lua') }),
     );
     const third = Math.max(1, Math.floor(soak.samples.length / 3));
     result.soak = {

@@ -45,7 +45,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   const rows = [];
   const runs = {};
   const wrk = (url, uniquePaths, signedIn = false, uniqueFrom = 0) =>
-    runWrk({ url, durationS, connections, uniquePaths, uniqueFrom, authorization: signedIn ? authorization : null, scriptFile: path.join(work, 'unique.lua') });
+    runWrk({ url, durationS, connections, uniquePaths, uniqueFrom, wrapAt: listTotal, authorization: signedIn ? authorization : null, scriptFile: path.join(work, 'unique.lua') });
   // The signed-in run of unique pages starts half way down the list, on pages the anonymous run did not ask for.
   const listTotal = Number((await get(`${site.url}${listPath}`)).headers['x-total-count'] ?? 0);
   try {

@@ -36,18 +36,26 @@ export function parseWrk(output) {
  * longer do: the cache keys on the parameters that change the answer.) `authorization`: a signed-in reader's session
  * (see reader.mjs), so the answer is produced for that reader on every request and never cached: the signed-in path.
  * `uniqueFrom`: the offset the unique pages start after, so a second run asks for pages the first did not.
+ * `wrapAt`: the list's total. Offsets then stay inside the list: past it they start again at 0 with a page one entry
+ * longer, so every request is still another page (pages past the end are empty, and cost far less than real ones).
  */
-export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, uniqueFrom = 0, authorization = null, scriptFile }) {
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, uniqueFrom = 0, wrapAt = 0, authorization = null, scriptFile }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
   if (authorization) args.push('-H', `Authorization: ${authorization}`);
   if (uniquePaths) {
     const { pathname, search } = new URL(url);
     const params = new URLSearchParams(search);
     params.delete('offset');
+    const limit = Number(params.get('limit') ?? 12);
+    if (wrapAt) params.delete('limit');
     const base = `${pathname}?${params.toString()}${params.size ? '&' : ''}`;
+    const width = Math.max(1, Math.floor(wrapAt) - limit);
+    const page = wrapAt
+      ? `"${base}limit=" .. (${limit} + math.floor(n / ${width})) .. "&offset=" .. (n % ${width})`
+      : `"${base}offset=" .. n`;
     writeFileSync(
       scriptFile,
-      `local n = ${Math.max(0, Math.floor(uniqueFrom))}\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "${base}offset=" .. n)\nend\n`,
+      `local n = ${Math.max(0, Math.floor(uniqueFrom))}\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", ${page})\nend\n`,
     );
     args.push('-s', scriptFile);
   }
