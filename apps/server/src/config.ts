@@ -81,7 +81,13 @@ const envSchema = z.object({
   // zod 4: a default is the parsed output (bytes), not an input run through the transform.
   MAX_IMAGE_MB: megabytes.default(20 * 1024 * 1024),
   MAX_VIDEO_MB: megabytes.default(1024 * 1024 * 1024),
-  CACHE_MAX_MB: positiveInt(10_000).default(64),
+  CACHE_MAX_MB: positiveInt(10_000).default(32),
+  /**
+   * Connections this process keeps to PostgreSQL. Default: twice the CPUs plus one (PostgreSQL's own rule of thumb):
+   * more queries at once than cores only queue inside the server, and each connection is a server process of its own
+   * (3-5 MB each on the embedded server).
+   */
+  DATABASE_POOL_SIZE: positiveInt(1000).optional(),
   CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),
   SAMPLE_DATA: bool.optional(),
   INITIAL_SUPER_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),

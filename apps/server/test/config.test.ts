@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { poolSizeOf } from '../src/bootstrap';
 import { ConfigError, loadConfig } from '../src/config';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -32,6 +33,8 @@ describe('configuration', () => {
     ['CAPTURE_ENABLED', 'maybe'],
     ['CAPTURE_TIMEOUT_SECONDS', '0'],
     ['CAPTURE_ALLOW_HOSTS', 'http://intranet.test/'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'ten'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {
@@ -49,6 +52,11 @@ describe('configuration', () => {
     const set = loadConfig({ DATA_DIR: tmp(), CAPTURE_ENABLED: 'false', CAPTURE_ALLOW_HOSTS: 'Intranet.test:8080, 10.0.0.5,[fd00::1]:443' });
     expect(set.CAPTURE_ENABLED).toBe(false);
     expect(set.CAPTURE_ALLOW_HOSTS).toEqual(['intranet.test:8080', '10.0.0.5', '[fd00::1]:443']);
+  });
+
+  it('sizes the database pool by the CPUs unless DATABASE_POOL_SIZE says otherwise', () => {
+    expect(poolSizeOf(loadConfig({ DATA_DIR: tmp() }))).toBe(2 * os.availableParallelism() + 1);
+    expect(poolSizeOf(loadConfig({ DATA_DIR: tmp(), DATABASE_POOL_SIZE: '3' }))).toBe(3);
   });
 
   it('requires PUBLIC_URL in production and a bucket for S3', () => {
