@@ -10,7 +10,8 @@ import { openDatabase, type Database } from './db';
  * How far the JavaScript heap may grow past what V8's last full collection kept before it collects again, in percent.
  * Left to itself, V8 allows up to 300 % on a machine with much memory: under a minute of uncached reads the site's
  * process held about 245 MB, most of it garbage not yet collected. At 50 % it held about 200 MB, for 3-6 % more CPU
- * per uncached read (bench/README.md, footprint). Read by V8 at every collection, so it applies when set here.
+ * per uncached read (`npm run bench -- --only=footprint` prints the memory). Read by V8 at every collection, so it
+ * applies when set here.
  */
 const HEAP_GROWING_PERCENT = 50;
 
