@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
 import type { Db } from '../db';
-import { records, users } from '../db/schema';
+import { records } from '../db/schema';
 import type { AuditService } from '../services/audit';
-import { upsertSuper } from '../services/accounts';
+import { findAccount, upsertSuper } from '../services/accounts';
 import { attachSampleImages } from '../modules/media/sample-images';
 import type { MediaService } from '../modules/media/service';
 
@@ -69,7 +69,7 @@ export async function seedSampleContent(app: SampleSeedServices): Promise<{ seed
   if (Number(n) > 0) return { seeded: false };
 
   const password = randomBytes(12).toString('base64url');
-  const [existing] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, SAMPLE_SUPER_EMAIL)).limit(1);
+  const existing = await findAccount(app.db, SAMPLE_SUPER_EMAIL);
   const superId = existing?.id ?? (await upsertSuper(app.db, SAMPLE_SUPER_EMAIL, password)).id;
   const rows = CATEGORY_LIST.flatMap((category) =>
     Array.from({ length: SAMPLE_PER_CATEGORY }, (_, i) => {

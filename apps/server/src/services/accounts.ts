@@ -20,20 +20,21 @@ async function insertSuper(db: Db, email: string, passwordHash: string): Promise
   return row?.id ?? null;
 }
 
-const findUser = async (db: Db, email: string) =>
+/** The account with this e-mail (already normalised), if any. */
+export const findAccount = async (db: Db, email: string): Promise<{ id: string } | undefined> =>
   (await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))[0];
 
 /** Creates an active super account, or promotes and re-passwords an existing one (CLI and first start). */
 export async function upsertSuper(db: Db, email: string, password: string): Promise<{ id: string; created: boolean }> {
   const normalised = email.trim().toLowerCase();
   const passwordHash = await hashPassword(password);
-  const existing = await findUser(db, normalised);
+  const existing = await findAccount(db, normalised);
   if (!existing) {
     const id = await insertSuper(db, normalised, passwordHash);
     if (id) return { id, created: true };
   }
   // It existed, or another process made it in between: promote it and give it this password.
-  const { id } = existing ?? (await findUser(db, normalised))!;
+  const { id } = existing ?? (await findAccount(db, normalised))!;
   await db
     .update(users)
     .set({ role: 'super', active: true, passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
@@ -44,6 +45,6 @@ export async function upsertSuper(db: Db, email: string, password: string): Prom
 /** Creates the super account of INITIAL_SUPER_EMAIL at start when no account has that e-mail; true when created. */
 export async function ensureInitialSuper(db: Db, email: string, password: string): Promise<boolean> {
   const normalised = email.trim().toLowerCase();
-  if (await findUser(db, normalised)) return false;
+  if (await findAccount(db, normalised)) return false;
   return (await insertSuper(db, normalised, await hashPassword(password))) !== null;
 }
