@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_SLUGS } from '@app/shared';
 import { call, createTestApp, type TestApp } from './helpers';
-import { countGallery, countRecords, galleryQuery, listStatement, type ListFilter } from '../src/modules/records/repository';
+import { countGallery, countRecords, galleryQuery, type ListFilter } from '../src/modules/records/repository';
 import { recordCounts } from '../src/db/schema';
 
 const ROWS = 100_000;
@@ -33,75 +33,86 @@ describe('records list queries at 100,000 rows', () => {
   }
 
   /**
-   * The plans PostgreSQL uses for the API's list statement. A category's pages (numbered, or keyset from a cursor or a
-   * known position) are prepared: their first executions are planned for their values, later ones may use the generic
-   * plan, so both are checked. Keyset pages of news are planned for their cursor every time.
+   * The statement records_list_page (migration 0012) runs for a category's page, read back from the function as the
+   * database holds it, with the function's arguments as parameters $1-$5 (category, cursor time and id, limit, offset).
    */
-  async function explainList(filter: ListFilter, values: Record<string, unknown>, { analyze = false } = {}): Promise<string[]> {
+  async function listPageStatement(publicOnly: boolean, cursor: boolean): Promise<string> {
+    const [fn] = await t.database.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'records_list_page'");
+    const statements = [...fn!.src.matchAll(/RETURN QUERY (SELECT page\.id[\s\S]*?);/g)].map((m) => m[1]!);
+    expect(statements).toHaveLength(4);
+    const statement = statements.find((s) => /\br\.public\b/.test(s) === publicOnly && s.includes('p_cursor_at') === cursor);
+    if (!statement) throw new Error(`records_list_page has no statement for publicOnly=${publicOnly}, cursor=${cursor}`);
+    return statement
+      .replace(/\bp_category\b/g, '$1')
+      .replace(/\bp_cursor_at\b/g, '$2')
+      .replace(/\bp_cursor_id\b/g, '$3')
+      .replace(/\bp_limit\b/g, '$4')
+      .replace(/\bp_offset\b/g, '$5')
+      .replace(/\blist_total\b/g, '0::bigint');
+  }
+
+  /**
+   * The plan of a category's list page as records_list_page runs it: the generic plan, which the function forces
+   * (plan_cache_mode) so that PostgreSQL plans each of its statements once per connection.
+   */
+  async function explainList(filter: Required<ListFilter>, values: Record<string, unknown>, { analyze = false } = {}): Promise<string> {
     const cursor = values.cursorAt !== undefined;
-    const { sql, params } = listStatement(t.app.db, filter, cursor).toSQL();
-    const args = params.map((param) => {
-      const name = (param as { name?: string }).name;
-      return name === undefined ? param : values[name];
-    });
-    const plans: string[] = [];
-    for (const mode of cursor && !filter.category ? ['force_custom_plan'] : ['force_custom_plan', 'force_generic_plan']) {
-      await t.database.query(`set plan_cache_mode = ${mode}`);
-      await t.database.query(`prepare list_probe as ${sql}`);
-      try {
-        const literals = args.map((value) => (value === undefined || value === null ? 'null' : `'${String(value).replace(/'/g, "''")}'`));
-        const rows = await t.database.query<Record<string, string>>(`explain ${analyze ? '(analyze) ' : ''}execute list_probe(${literals.join(', ')})`);
-        plans.push(rows.map((r) => Object.values(r)[0]).join('\n'));
-      } finally {
-        await t.database.query('deallocate list_probe');
-        await t.database.query('reset plan_cache_mode');
-      }
+    const statement = await listPageStatement(!filter.includePrivate, cursor);
+    const args = [filter.category, values.cursorAt, values.cursorId, values.limit, values.offset];
+    await t.database.query('set plan_cache_mode = force_generic_plan');
+    await t.database.query(`prepare list_probe(text, timestamptz, uuid, integer, integer) as ${statement}`);
+    try {
+      const literals = args.map((value) => (value === undefined || value === null ? 'null' : `'${String(value).replace(/'/g, "''")}'`));
+      const rows = await t.database.query<Record<string, string>>(`explain ${analyze ? '(analyze) ' : ''}execute list_probe(${literals.join(', ')})`);
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    } finally {
+      await t.database.query('deallocate list_probe');
+      await t.database.query('reset plan_cache_mode');
     }
-    return plans;
   }
 
   const page = { limit: 50, offset: 0 };
 
+  it('records_list_page plans its statements once per connection (forced generic plans)', async () => {
+    const [fn] = await t.database.query<{ config: string[] | null }>("select proconfig as config from pg_proc where proname = 'records_list_page'");
+    expect(fn?.config).toContain('plan_cache_mode=force_generic_plan');
+  });
+
   it('anonymous lists use records_category_public_list_idx', async () => {
-    for (const plan of await explainList({ category: 'massacres', includePrivate: false }, page)) {
-      console.log(`anonymous list plan:\n${plan}`);
-      expect(plan).toMatch(/Index (Only )?Scan using records_category_public_list_idx on records/);
-      expect(plan).not.toMatch(/Seq Scan on records/);
-    }
+    const plan = await explainList({ category: 'massacres', includePrivate: false }, page);
+    console.log(`anonymous list plan:\n${plan}`);
+    expect(plan).toMatch(/Index (Only )?Scan using records_category_public_list_idx on records/);
+    expect(plan).not.toMatch(/Seq Scan on records/);
   });
 
   it("a deep page reads the list's index, not the files of the records its offset skips", async () => {
-    for (const plan of await explainList({ category: 'massacres', includePrivate: false }, { limit: 50, offset: 5000 }, { analyze: true })) {
-      expect(plan).toMatch(/records_category_public_list_idx/);
-      expect(plan).not.toMatch(/ on media\b|records_pkey/);
-      // The page is cut from the index before its rows are written out (to_char per row): the entries the offset skips
-      // are never formatted.
-      expect(plan).toMatch(/Subquery Scan on page[\s\S]*->\s+Limit[\s\S]*Index Only Scan using records_category_public_list_idx/);
-    }
+    const plan = await explainList({ category: 'massacres', includePrivate: false }, { limit: 50, offset: 5000 }, { analyze: true });
+    expect(plan).toMatch(/records_category_public_list_idx/);
+    expect(plan).not.toMatch(/ on media\b|records_pkey/);
+    // The page is cut from the index before its rows are written out (to_char per row): the entries the offset skips
+    // are never formatted.
+    expect(plan).toMatch(/Subquery Scan on page[\s\S]*->\s+Limit[\s\S]*Index Only Scan using records_category_public_list_idx/);
   });
 
   it('signed-in lists and keyset pages use records_category_list_idx', async () => {
-    for (const plan of await explainList({ category: 'events', includePrivate: true }, page)) {
-      console.log(`signed-in list plan:\n${plan}`);
-      expect(plan).toMatch(/Index (Only )?Scan using records_category_list_idx on records/);
-      expect(plan).not.toMatch(/Seq Scan on records/);
-    }
+    const plan = await explainList({ category: 'events', includePrivate: true }, page);
+    console.log(`signed-in list plan:\n${plan}`);
+    expect(plan).toMatch(/Index (Only )?Scan using records_category_list_idx on records/);
+    expect(plan).not.toMatch(/Seq Scan on records/);
 
     const [last] = await t.database.query<{ created_at: Date; id: string }>(
       "select created_at, id from records where category = 'events' and deleted_at is null order by created_at desc, id desc offset 500 limit 1",
     );
     const cursor = { cursorAt: new Date(last!.created_at).toISOString(), cursorId: last!.id };
-    for (const keyset of await explainList({ category: 'events', includePrivate: true }, { ...page, ...cursor })) {
-      console.log(`keyset page plan:\n${keyset}`);
-      expect(keyset).toMatch(/Index (Only )?Scan using records_category_list_idx on records/);
-      expect(keyset).not.toMatch(/Seq Scan on records/);
-    }
+    const keyset = await explainList({ category: 'events', includePrivate: true }, { ...page, ...cursor });
+    console.log(`keyset page plan:\n${keyset}`);
+    expect(keyset).toMatch(/Index (Only )?Scan using records_category_list_idx on records[\s\S]*Index Cond: [^\n]*ROW\(created_at, id\) < ROW\(/);
+    expect(keyset).not.toMatch(/Sort|Seq Scan on records/);
     // A deep numbered page started from a known position: the same keyset, anonymous, skipping a few entries. Its
-    // cursor is a condition of the index scan (no sort, no filter over the whole list), in either plan.
-    for (const keyset of await explainList({ category: 'events', includePrivate: false }, { limit: 50, offset: 7, ...cursor })) {
-      expect(keyset).toMatch(/Index Only Scan using records_category_public_list_idx on records[\s\S]*Index Cond: [^\n]*ROW\(created_at, id\) < ROW\(/);
-      expect(keyset).not.toMatch(/Sort|Seq Scan on records/);
-    }
+    // cursor is a condition of the index scan (no sort, no filter over the whole list).
+    const known = await explainList({ category: 'events', includePrivate: false }, { limit: 50, offset: 7, ...cursor });
+    expect(known).toMatch(/Index Only Scan using records_category_public_list_idx on records[\s\S]*Index Cond: [^\n]*ROW\(created_at, id\) < ROW\(/);
+    expect(known).not.toMatch(/Sort|Seq Scan on records/);
   });
 
   it('counts from the trigger-kept counters (equal to count(*)), without reading records, and answers a list page quickly', async () => {

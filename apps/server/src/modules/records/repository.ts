@@ -22,21 +22,10 @@ export interface ListFilter {
  */
 export const newestFirst = [sql`${records.createdAt} desc nulls last`, sql`${records.id} desc nulls last`];
 
-/**
- * A category slug as a SQL literal, so that the plan PostgreSQL keeps for a prepared list knows the category (and
- * with it the partial index to read).
- */
-function categoryLiteral(slug: CategorySlug): SQL {
-  if (!/^[a-z]+$/.test(slug)) throw new Error(`not a category slug: ${slug}`);
-  return sql.raw(`'${slug}'`);
-}
-
-/** The list total as a SQL expression over the trigger-maintained record_counts (see countRecords). */
-function totalOf(filter: ListFilter) {
-  const visibility = sql.raw(filter.includePrivate ? `'all'` : `'public'`);
-  return filter.category === undefined
-    ? sql<string>`(select coalesce(sum(${recordCounts.n}), 0) from ${recordCounts} where ${recordCounts.visibility} = ${visibility})`
-    : sql<string>`(select coalesce(sum(${recordCounts.n}), 0) from ${recordCounts} where ${recordCounts.visibility} = ${visibility} and ${recordCounts.category} = ${categoryLiteral(filter.category)})`;
+/** The news total (every category) as a SQL expression over the trigger-maintained record_counts (see countRecords). */
+function newsTotal(includePrivate: boolean) {
+  const visibility = sql.raw(includePrivate ? `'all'` : `'public'`);
+  return sql<string>`(select coalesce(sum(${recordCounts.n}), 0) from ${recordCounts} where ${recordCounts.visibility} = ${visibility})`;
 }
 
 /**
@@ -89,10 +78,10 @@ interface PageEntry {
  * position `positions` knows before it, if any, so it skips only the entries in between; what it reads is remembered
  * there, as is the list's total: a numbered page at or past it is empty and runs no statement until the next change.
  * `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
- * read those of the next pages in the same statement. A category's pages run as prepared statements (per category
- * and visibility): PostgreSQL parses and plans them once per connection and the SQL is built once per process. A
- * keyset page of news is planned for its cursor every time: the generic plan PostgreSQL would keep for it reads a
- * category index and sorts the whole list.
+ * read those of the next pages in the same statement. A category's pages come from the function records_list_page
+ * (migration 0012), one prepared statement whose plans PostgreSQL keeps per connection instead of planning each page
+ * again. News runs newsStatement: a keyset page of news is planned for its cursor every time, since the plan
+ * PostgreSQL would keep for it reads a category index and sorts the whole list.
  */
 export async function listPage(
   db: Db,
@@ -106,36 +95,51 @@ export async function listPage(
   if (knownTotal !== undefined && page.offset >= knownTotal) return { entries: [], next: [], total: knownTotal };
   const start = !page.cursor && page.offset > 0 ? positions?.nearestBefore(list, page.offset) : null;
   const cursor = page.cursor ?? start?.cursor ?? null;
-  const name = `records_${cursor ? 'after' : 'page'}_${list}`;
-  const statement =
-    cursor && !filter.category
-      ? listStatement(db, filter, true)
-      : preparedOnce(db, name, () => listStatement(db, filter, Boolean(cursor)).prepare(name));
-  const found = await statement.execute({
-    cursorAt: cursor?.createdAt,
-    cursorId: cursor?.id,
+  const values = {
+    cursorAt: cursor?.createdAt ?? null,
+    cursorId: cursor?.id ?? null,
     limit: page.limit + readAhead,
     offset: page.cursor ? 0 : (start?.skip ?? page.offset),
-  });
-  // A page past the end has no row to carry the total.
+  };
+  let found: { id: string | null; createdAt: string | null; total: string | number }[];
+  if (filter.category) {
+    found = await categoryPageStatement(db).execute({ ...values, category: filter.category, publicOnly: !filter.includePrivate });
+  } else {
+    const name = `records_${cursor ? 'after' : 'page'}_${list}`;
+    const statement = cursor
+      ? newsStatement(db, filter.includePrivate, true)
+      : preparedOnce(db, name, () => newsStatement(db, filter.includePrivate, false).prepare(name));
+    found = await statement.execute(values);
+  }
+  // A page past the end has no row to carry the total (records_list_page returns one without an id for it).
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
-  const entries = found.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
+  const rows = found.filter((row): row is PageEntry & { total: string | number } => row.id !== null);
+  const entries = rows.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
   if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
   positions?.rememberTotal(list, total, generation);
-  return { entries, next: found.slice(page.limit).map(({ id }) => id), total };
+  return { entries, next: rows.slice(page.limit).map(({ id }) => id), total };
+}
+
+/** The prepared call of records_list_page (migration 0012), with placeholders named as listPage's values. */
+function categoryPageStatement(db: Db) {
+  return preparedOnce(db, 'records_list_page', () =>
+    db
+      .select({ id: sql<string | null>`id`, createdAt: sql<string | null>`created_at`, total: sql<string>`total` })
+      .from(
+        sql`records_list_page(${sql.placeholder('category')}, ${sql.placeholder('publicOnly')}, ${sql.placeholder('cursorAt')}, ${sql.placeholder('cursorId')}, ${sql.placeholder('limit')}, ${sql.placeholder('offset')})`,
+      )
+      .prepare('records_list_page'),
+  );
 }
 
 /**
- * The statement behind listPage, with placeholders `cursorAt`, `cursorId`, `limit` and `offset` (exported so the
- * index test can EXPLAIN the plans PostgreSQL uses for it).
+ * The statement behind listPage for news (every category), with placeholders `cursorAt`, `cursorId`, `limit` and
+ * `offset` (exported so the index test can EXPLAIN the plans PostgreSQL uses for it).
  */
-export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
-  // Written to match the partial indexes records_category_list_idx (signed in) and records_category_public_list_idx
-  // (anonymous): `deleted_at is null [and public]`; they hold the id and the order, so the page is read from the
-  // index alone, also the entries an offset skips.
+export function newsStatement(db: Db, includePrivate: boolean, cursor: boolean) {
+  // Written to match the partial index records_news_idx (`deleted_at is null`), which holds the id and the order.
   const conditions: SQL[] = [isNull(records.deletedAt)];
-  if (filter.category) conditions.push(sql`${records.category} = ${categoryLiteral(filter.category)}`);
-  if (!filter.includePrivate) conditions.push(sql`${records.public}`);
+  if (!includePrivate) conditions.push(sql`${records.public}`);
   if (cursor) {
     conditions.push(
       sql`(${records.createdAt}, ${records.id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`,
@@ -152,7 +156,7 @@ export function listStatement(db: Db, filter: ListFilter, cursor: boolean) {
     .offset(sql.placeholder('offset'))
     .as('page');
   return db
-    .select({ id: page.id, createdAt: exactTime(page.createdAt), total: totalOf(filter) })
+    .select({ id: page.id, createdAt: exactTime(page.createdAt), total: newsTotal(includePrivate) })
     .from(page)
     .orderBy(sql`${page.createdAt} desc nulls last`, sql`${page.id} desc nulls last`);
 }
