@@ -23,6 +23,18 @@ export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * The rows of a statement sent as written, with no drizzle in between: prepared once per connection under `name` on
+ * node-postgres (PGlite has no named statements and parses it each time). For the hottest read, a list page's ids,
+ * drizzle's mapping of every field of every row cost the site more than the driver did (about 0.09 ms of CPU for a
+ * page of 66 ids, the driver 0.1 ms).
+ */
+export async function preparedRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: pg.Pool | { query: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }> } }).$client;
+  const result = client instanceof pg.Pool ? await client.query({ name, text, values }) : await client.query(text, values);
+  return result.rows as T[];
+}
+
 const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { CATEGORY_LIST, type CategorySlug } from '@app/shared';
-import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
+import { preparedOnce, preparedRows, type Db, type Executor, type Tx } from '../../db';
 import type { MediaView } from '../media/service';
 import { galleryCounts, media, recordCounts, records, type RecordRow } from '../../db/schema';
 import type { ListPositions } from './list-positions';
@@ -79,8 +79,8 @@ interface PageEntry {
  * there, as is the list's total: a numbered page at or past it is empty and runs no statement until the next change.
  * `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
  * read those of the next pages in the same statement. A category's pages come from the function records_list_page
- * (migration 0012), one prepared statement whose plans PostgreSQL keeps per connection instead of planning each page
- * again. News runs newsStatement: a keyset page of news is planned for its cursor every time, since the plan
+ * (migration 0012), one prepared statement (without drizzle: see preparedRows) whose plans PostgreSQL keeps per
+ * connection instead of planning each page again. News runs newsStatement: a keyset page of news is planned for its cursor every time, since the plan
  * PostgreSQL would keep for it reads a category index and sorts the whole list.
  */
 export async function listPage(
@@ -103,7 +103,8 @@ export async function listPage(
   };
   let found: { id: string | null; createdAt: string | null; total: string | number }[];
   if (filter.category) {
-    found = await categoryPageStatement(db).execute({ ...values, category: filter.category, publicOnly: !filter.includePrivate });
+    const { cursorAt, cursorId, limit, offset } = values;
+    found = await preparedRows(db, 'records_list_page', CATEGORY_PAGE, [filter.category, !filter.includePrivate, cursorAt, cursorId, limit, offset]);
   } else {
     const name = `records_${cursor ? 'after' : 'page'}_${list}`;
     const statement = cursor
@@ -120,17 +121,8 @@ export async function listPage(
   return { entries, next: rows.slice(page.limit).map(({ id }) => id), total };
 }
 
-/** The prepared call of records_list_page (migration 0012), with placeholders named as listPage's values. */
-function categoryPageStatement(db: Db) {
-  return preparedOnce(db, 'records_list_page', () =>
-    db
-      .select({ id: sql<string | null>`id`, createdAt: sql<string | null>`created_at`, total: sql<string>`total` })
-      .from(
-        sql`records_list_page(${sql.placeholder('category')}, ${sql.placeholder('publicOnly')}, ${sql.placeholder('cursorAt')}, ${sql.placeholder('cursorId')}, ${sql.placeholder('limit')}, ${sql.placeholder('offset')})`,
-      )
-      .prepare('records_list_page'),
-  );
-}
+/** A category's list page (migration 0012), sent through preparedRows. */
+const CATEGORY_PAGE = 'select id, created_at as "createdAt", total from records_list_page($1, $2, $3, $4, $5, $6)';
 
 /**
  * The statement behind listPage for news (every category), with placeholders `cursorAt`, `cursorId`, `limit` and
