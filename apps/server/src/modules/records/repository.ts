@@ -80,8 +80,8 @@ interface PageEntry {
  * `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
  * read those of the next pages in the same statement. A category's pages come from the function records_list_page
  * (migration 0012), one prepared statement (without drizzle: see preparedRows) whose plans PostgreSQL keeps per
- * connection instead of planning each page again. News runs newsStatement: a keyset page of news is planned for its cursor every time, since the plan
- * PostgreSQL would keep for it reads a category index and sorts the whole list.
+ * connection instead of planning each page again. News runs newsStatement: a keyset page of news is planned for its
+ * cursor every time, since the plan PostgreSQL would keep for it reads a category index and sorts the whole list.
  */
 export async function listPage(
   db: Db,
@@ -124,11 +124,8 @@ export async function listPage(
 /** A category's list page (migration 0012), sent through preparedRows. */
 const CATEGORY_PAGE = 'select id, created_at as "createdAt", total from records_list_page($1, $2, $3, $4, $5, $6)';
 
-/**
- * The statement behind listPage for news (every category), with placeholders `cursorAt`, `cursorId`, `limit` and
- * `offset` (exported so the index test can EXPLAIN the plans PostgreSQL uses for it).
- */
-export function newsStatement(db: Db, includePrivate: boolean, cursor: boolean) {
+/** The statement behind listPage for news (every category), with placeholders `cursorAt`, `cursorId`, `limit` and `offset`. */
+function newsStatement(db: Db, includePrivate: boolean, cursor: boolean) {
   // Written to match the partial index records_news_idx (`deleted_at is null`), which holds the id and the order.
   const conditions: SQL[] = [isNull(records.deletedAt)];
   if (!includePrivate) conditions.push(sql`${records.public}`);
