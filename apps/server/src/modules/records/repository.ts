@@ -114,7 +114,8 @@ export async function listPage(
   }
   // A page past the end has no row to carry the total (records_list_page returns one without an id for it).
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
-  const rows = found.filter((row): row is PageEntry & { total: string | number } => row.id !== null);
+  // That row without an id is records_list_page's empty page, and it comes alone: no need to filter every page's rows.
+  const rows = found[0]?.id === null ? [] : (found as PageEntry[]);
   const entries = rows.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
   if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
   positions?.rememberTotal(list, total, generation);
