@@ -25,10 +25,72 @@ describe('positions kept of the lists', () => {
     positions.remember('victims_public', 100, [at(1), at(2), at(3)], generation);
     expect(positions.nearestBefore('victims_public', 100)).toBeNull();
     expect(positions.nearestBefore('victims_public', 101)).toEqual({ cursor: at(1), skip: 0 });
-    expect(positions.nearestBefore('victims_public', 102)).toEqual({ cursor: at(1), skip: 1 });
-    // The first and the last entry of a page are kept.
+    expect(positions.nearestBefore('victims_public', 102)).toEqual({ cursor: at(2), skip: 0 });
     expect(positions.nearestBefore('victims_public', 110)).toEqual({ cursor: at(3), skip: 7 });
     expect(positions.nearestBefore('victims_all', 110)).toBeNull();
+  });
+
+  it('gives the entries of a page only when every one of them is known', () => {
+    const positions = new ListPositions();
+    const generation = positions.currentGeneration();
+    positions.remember('victims_public', 10, [at(1), at(2), at(3), at(4)], generation);
+    expect(positions.entriesAt('victims_public', 10, 4)).toEqual([at(1), at(2), at(3), at(4)]);
+    expect(positions.entriesAt('victims_public', 11, 2)).toEqual([at(2), at(3)]);
+    expect(positions.entriesAt('victims_public', 11, 4)).toBeNull();
+    expect(positions.entriesAt('victims_public', 9, 2)).toBeNull();
+    expect(positions.entriesAt('victims_all', 10, 1)).toBeNull();
+    // The known entries that follow a position, as far as they go.
+    expect(positions.entriesFrom('victims_public', 12, 16)).toEqual([at(3), at(4)]);
+    expect(positions.entriesFrom('victims_public', 14, 16)).toEqual([]);
+  });
+
+  it('joins runs that overlap or touch, and keeps apart those that do not', () => {
+    const positions = new ListPositions();
+    const generation = positions.currentGeneration();
+    positions.remember('orphans_public', 0, [at(0), at(1), at(2)], generation);
+    positions.remember('orphans_public', 6, [at(6), at(7)], generation);
+    expect(positions.entriesAt('orphans_public', 0, 8)).toBeNull();
+    expect(positions.nearestBefore('orphans_public', 6)).toEqual({ cursor: at(2), skip: 3 });
+    // Touching the first run on its right and the second on its left: one run from 0 to 7.
+    positions.remember('orphans_public', 3, [at(3), at(4), at(5)], generation);
+    expect(positions.entriesAt('orphans_public', 0, 8)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map(at));
+    // Inside and past the run: its entries are replaced by what was read last, and it grows.
+    positions.remember('orphans_public', 5, [at(5), at(6), at(7), at(8), at(9)], generation);
+    expect(positions.entriesAt('orphans_public', 0, 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(at));
+    // Before it, overlapping its start.
+    positions.remember('orphans_public', 20, [at(20)], generation);
+    expect(positions.entriesAt('orphans_public', 19, 2)).toBeNull();
+    positions.remember('orphans_public', 18, [at(18), at(19), at(20), at(21)], generation);
+    expect(positions.entriesAt('orphans_public', 18, 4)).toEqual([18, 19, 20, 21].map(at));
+    expect(positions.entriesAt('orphans_public', 0, 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(at));
+    expect(positions.entriesAt('orphans_public', 9, 10)).toBeNull();
+  });
+
+  it('keeps at most 4,096 entries of a list, dropping first those farthest from the page read last, and never that page', () => {
+    const positions = new ListPositions();
+    const generation = positions.currentGeneration();
+    const run = (start: number, n: number) => Array.from({ length: n }, (_, i) => at((start + i) % 60));
+    positions.remember('victims_public', 0, run(0, 2000), generation);
+    positions.remember('victims_public', 10_000, run(10_000, 2000), generation);
+    positions.remember('victims_public', 5_000, run(5_000, 50), generation);
+    // 4,050 entries: all kept.
+    expect(positions.entriesAt('victims_public', 0, 1)).not.toBeNull();
+    expect(positions.entriesAt('victims_public', 10_000, 1)).not.toBeNull();
+    // 50 more near the end of the list: the run at its start is the farthest, and goes.
+    positions.remember('victims_public', 13_000, run(13_000, 50), generation);
+    expect(positions.entriesAt('victims_public', 0, 1)).toBeNull();
+    expect(positions.entriesAt('victims_public', 5_000, 50)).not.toBeNull();
+    expect(positions.entriesAt('victims_public', 10_000, 2000)).not.toBeNull();
+    expect(positions.entriesAt('victims_public', 13_000, 50)).not.toBeNull();
+    // A run that outgrows the bound, read page after page onwards, keeps the 4,096 entries up to the last page read.
+    for (let offset = 0; offset < 5000; offset += 50) positions.remember('news_public', offset, run(offset, 150), generation);
+    expect(positions.entriesAt('news_public', 5100 - 4096, 4096)).not.toBeNull();
+    expect(positions.entriesAt('news_public', 5100 - 4097, 1)).toBeNull();
+    expect(positions.entriesAt('news_public', 5100, 1)).toBeNull();
+    // Read backwards from there, it keeps the pages read and what follows them.
+    positions.remember('news_public', 900, run(900, 150), generation);
+    expect(positions.entriesAt('news_public', 900, 4096)).not.toBeNull();
+    expect(positions.nearestBefore('news_public', 900)).toBeNull();
   });
 
   it('keeps nothing read before a change, and forgets everything at one', () => {
@@ -129,6 +191,57 @@ describe('list reads from known positions', () => {
       const after = await ids(`${list}?limit=200`);
       expect(after).toHaveLength(all.length + 1);
       expect(await ids(`${list}?limit=7&offset=${all.length}`)).toEqual(after.slice(-1));
+    } finally {
+      queries.mockRestore();
+    }
+  });
+
+  it('answers the pages after one just read from the positions it read ahead, with no statement, until a change', async () => {
+    const all = await ids(`${list}?limit=100`);
+    const client = (t.app.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
+    const queries = vi.spyOn(client, 'query');
+    const listStatements = () => queries.mock.calls.filter(([query]) => /records_list_page/.test(typeof query === 'string' ? query : (query as { text: string }).text)).length;
+    try {
+      t.app.contentChanged({ area: 'records' });
+      queries.mockClear();
+      // A numbered page reads the positions of the hundred entries after it too (here, to the end of the list).
+      expect(await ids(`${list}?limit=5&offset=10`)).toEqual(all.slice(10, 15));
+      expect(listStatements()).toBe(1);
+      for (const offset of [10, 11, 15, 20, 40, all.length - 5, all.length - 2]) {
+        const res = await call(t.app, { method: 'GET', url: `${list}?limit=5&offset=${offset}` });
+        expect((res.body as { _id: string }[]).map((r) => r._id), `offset ${offset}`).toEqual(all.slice(offset, offset + 5));
+        expect(res.headers['x-total-count']).toBe(String(all.length));
+        if (offset + 5 < all.length) expect(res.headers.link).toContain(`offset=${offset + 5}`);
+      }
+      expect(listStatements()).toBe(1);
+      // Pages asked for at once, past what is known, wait for the one read that covers them all.
+      t.app.contentChanged({ area: 'records' });
+      queries.mockClear();
+      const offsets = [20, 21, 22, 23, 24, 25, 30, 40];
+      const pages = await Promise.all(offsets.map((offset) => ids(`${list}?limit=5&offset=${offset}`)));
+      pages.forEach((page, i) => expect(page, `offset ${offsets[i]}`).toEqual(all.slice(offsets[i], offsets[i]! + 5)));
+      expect(listStatements()).toBe(1);
+      // A page that starts before what is known is read.
+      expect(await ids(`${list}?limit=5&offset=7`)).toEqual(all.slice(7, 12));
+      expect(listStatements()).toBe(2);
+      expect(await ids(`${list}?limit=5&offset=8`)).toEqual(all.slice(8, 13));
+      expect(listStatements()).toBe(2);
+      // Signed-in readers have their own list (it may hold more records), read once too.
+      expect(await ids(`${list}?limit=5&offset=11`, reader.auth)).toEqual(all.slice(11, 16));
+      expect(await ids(`${list}?limit=5&offset=12`, reader.auth)).toEqual(all.slice(12, 17));
+      expect(listStatements()).toBe(3);
+      // A change forgets every position: the same page is read again and shows it.
+      await t.database.query(
+        `insert into records (category, title, description, sample, created_at) values ('orphans', 'Positions test newer', 'Test data, not real.', true, timestamptz '2024-07-01')`,
+      );
+      t.app.contentChanged({ area: 'records' });
+      queries.mockClear();
+      const page = await ids(`${list}?limit=5&offset=11`);
+      expect(listStatements()).toBe(1);
+      const after = await ids(`${list}?limit=100`);
+      expect(after).toHaveLength(all.length + 1);
+      expect(page).toEqual(after.slice(11, 16));
+      expect(page).not.toEqual(all.slice(11, 16));
     } finally {
       queries.mockRestore();
     }

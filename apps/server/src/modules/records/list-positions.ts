@@ -1,24 +1,42 @@
 import type { Cursor } from './paging';
 
-/** Positions kept per list; past it the list's positions are dropped and learnt again from the pages read next. */
+/**
+ * Entries kept per list. Past it the runs farthest from the one being added are dropped. An entry takes about 150 bytes
+ * (its id, its instant and their object), so a list keeps at most about 600 KB.
+ */
 const MAX_PER_LIST = 4096;
 
+/** Consecutive positions of a list, from `start` on, as pages read them. */
+interface Run {
+  start: number;
+  entries: Cursor[];
+}
+
+const endOf = (run: Run) => run.start + run.entries.length;
+
 /**
- * Where records stood in each list (category and visibility) when pages were last read: position -> (createdAt, id).
- * A numbered page deep in a list (`offset=20000`) then starts from the nearest position known before it, as a keyset
- * page skipping only the few entries in between, instead of walking every entry the offset skips (a page at offset
- * 20,000 took PostgreSQL 2.9 ms; the same page from a position just before it, 0.1 ms). Any change of records moves
- * positions, so they are cleared with the serialised records (a generation number keeps what a read started before a
- * change from being stored after it).
+ * Where records stood in each list (category and visibility) when pages were last read: runs of consecutive positions,
+ * each position's (createdAt, id).
+ * - A numbered page whose every position is known, with the list's total, is answered without a statement. Someone
+ *   paging on (a reader, a crawler) reads each page with the ids of the next entries (listPage's `readAhead`), so the
+ *   pages after it cost no round trip to the database while nothing changes.
+ * - A numbered page deep in a list (`offset=20000`) starts from the nearest position known before it, as a keyset page
+ *   skipping only the few entries in between, instead of walking every entry the offset skips (a page at offset 20,000
+ *   took PostgreSQL 2.9 ms; the same page from a position just before it, 0.1 ms).
+ * Any change of records moves positions, so they are cleared with the serialised records (a generation number keeps
+ * what a read started before a change from being stored after it).
  */
 export class ListPositions {
-  private readonly lists = new Map<string, { sorted: number[]; at: Map<number, Cursor> }>();
+  /** Each list's runs, sorted by start, neither overlapping nor touching (touching runs are merged). */
+  private readonly lists = new Map<string, Run[]>();
   /**
    * Each list's total as last read. A numbered page at or past it is empty, and is answered without a statement: the
    * walk that finds nothing there goes through the whole list (60,000 index entries for victims at 100k records), so
    * each new offset past the end cost PostgreSQL more than any page inside the list.
    */
   private readonly totals = new Map<string, number>();
+  /** Each list's reads under way, with the positions they will make known (from `start` to before `end`). */
+  private readonly reading = new Map<string, { start: number; end: number; read: Promise<unknown> }[]>();
   private generation = 0;
 
   currentGeneration(): number {
@@ -27,29 +45,76 @@ export class ListPositions {
 
   /** The known position nearest before `offset` in `list`, with the number of entries between it and `offset`. */
   nearestBefore(list: string, offset: number): { cursor: Cursor; skip: number } | null {
-    const known = this.lists.get(list);
-    if (!known || offset <= 0) return null;
-    // The greatest known position below offset (binary search over the sorted positions).
-    let low = 0;
-    let high = known.sorted.length - 1;
-    let found = -1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      if (known.sorted[mid]! < offset) {
-        found = known.sorted[mid]!;
-        low = mid + 1;
-      } else high = mid - 1;
-    }
-    return found < 0 ? null : { cursor: known.at.get(found)!, skip: offset - found - 1 };
+    const runs = this.lists.get(list);
+    if (!runs || offset <= 0) return null;
+    const i = lastStartingBefore(runs, offset);
+    if (i < 0) return null;
+    const run = runs[i]!;
+    const position = Math.min(offset - 1, endOf(run) - 1);
+    return { cursor: run.entries[position - run.start]!, skip: offset - position - 1 };
   }
 
-  /** Remembers where a numbered page's first and last entries stand (read under `generation`). */
+  /** The entries at positions `offset` to `offset + count - 1` of `list`, when every one of them is known. */
+  entriesAt(list: string, offset: number, count: number): Cursor[] | null {
+    const runs = this.lists.get(list);
+    const i = runs ? lastStartingBefore(runs, offset + 1) : -1;
+    if (i < 0) return null;
+    const run = runs![i]!;
+    if (offset + count > endOf(run)) return null;
+    return run.entries.slice(offset - run.start, offset - run.start + count);
+  }
+
+  /** The known entries from position `offset` on, at most `count`, up to the first position not known. */
+  entriesFrom(list: string, offset: number, count: number): Cursor[] {
+    const runs = this.lists.get(list);
+    const i = runs ? lastStartingBefore(runs, offset + 1) : -1;
+    if (i < 0 || count <= 0) return [];
+    const run = runs![i]!;
+    return run.entries.slice(offset - run.start, offset - run.start + count);
+  }
+
+  /** Remembers where a numbered page's entries (and those read past it) stand, read under `generation`. */
   remember(list: string, offset: number, entries: readonly Cursor[], generation: number): void {
     if (generation !== this.generation || !entries.length) return;
-    let known = this.lists.get(list);
-    if (!known || known.sorted.length + 2 > MAX_PER_LIST) this.lists.set(list, (known = { sorted: [], at: new Map() }));
-    this.add(known, offset, entries[0]!);
-    this.add(known, offset + entries.length - 1, entries.at(-1)!);
+    const runs = this.lists.get(list) ?? [];
+    const added: Run = { start: offset, entries: [...entries] };
+    // The runs the new one overlaps or touches are merged into it; the others stay as they are.
+    const first = runs.findIndex((run) => endOf(run) >= added.start);
+    let last = first < 0 ? -1 : first - 1;
+    if (first >= 0) while (last + 1 < runs.length && runs[last + 1]!.start <= endOf(added)) last++;
+    const from = first < 0 ? runs.length : first;
+    if (last >= from) {
+      const before = runs[from]!;
+      const after = runs[last]!;
+      if (before.start < added.start) added.entries = [...before.entries.slice(0, added.start - before.start), ...added.entries];
+      if (endOf(after) > offset + entries.length) added.entries.push(...after.entries.slice(offset + entries.length - after.start));
+      added.start = Math.min(added.start, before.start);
+    }
+    runs.splice(from, Math.max(0, last - from + 1), added);
+    this.bound(runs, added, offset + entries.length);
+    this.lists.set(list, runs);
+  }
+
+  /** A read of `list` under way in this generation that will make positions `offset` to `offset + count - 1` known. */
+  readingCovering(list: string, offset: number, count: number, generation: number): Promise<unknown> | undefined {
+    if (generation !== this.generation) return undefined;
+    return this.reading.get(list)?.find((r) => r.start <= offset && offset + count <= r.end)?.read;
+  }
+
+  /** Makes `read` known as the read of positions `start` to before `end` of `list` until it settles. */
+  startReading(list: string, start: number, end: number, read: Promise<unknown>, generation: number): void {
+    if (generation !== this.generation) return;
+    const reads = this.reading.get(list) ?? [];
+    const entry = { start, end, read };
+    reads.push(entry);
+    this.reading.set(list, reads);
+    const done = () => {
+      const now = this.reading.get(list);
+      const i = now?.indexOf(entry) ?? -1;
+      if (i >= 0) now!.splice(i, 1);
+      if (now && !now.length) this.reading.delete(list);
+    };
+    read.then(done, done);
   }
 
   /** Remembers the total of `list` (read under `generation`). */
@@ -66,18 +131,38 @@ export class ListPositions {
     this.generation++;
     this.lists.clear();
     this.totals.clear();
+    this.reading.clear();
   }
 
-  private add(known: { sorted: number[]; at: Map<number, Cursor> }, position: number, cursor: Cursor): void {
-    if (known.at.has(position)) return;
-    known.at.set(position, cursor);
-    let low = 0;
-    let high = known.sorted.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (known.sorted[mid]! < position) low = mid + 1;
-      else high = mid;
+  /**
+   * Drops the runs farthest from `kept` while the list holds more than MAX_PER_LIST entries. Past that, `kept` (merged
+   * with what it touched) keeps the entries before `keptEnd`, the end of what was just read: readers page on from there.
+   */
+  private bound(runs: Run[], kept: Run, keptEnd: number): void {
+    let size = runs.reduce((sum, run) => sum + run.entries.length, 0);
+    while (size > MAX_PER_LIST && runs.length > 1) {
+      const farthest = Math.abs(runs[0]!.start - kept.start) > Math.abs(runs.at(-1)!.start - kept.start) ? 0 : runs.length - 1;
+      if (runs[farthest] === kept) break;
+      size -= runs.splice(farthest, 1)[0]!.entries.length;
     }
-    known.sorted.splice(low, 0, position);
+    if (size <= MAX_PER_LIST) return;
+    const end = Math.min(endOf(kept), Math.max(keptEnd, kept.start + MAX_PER_LIST));
+    kept.entries = kept.entries.slice(end - MAX_PER_LIST - kept.start, end - kept.start);
+    kept.start = end - MAX_PER_LIST;
   }
+}
+
+/** The index of the last run starting before `offset` (binary search), or -1. */
+function lastStartingBefore(runs: readonly Run[], offset: number): number {
+  let low = 0;
+  let high = runs.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (runs[mid]!.start < offset) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
 }

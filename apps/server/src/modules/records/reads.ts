@@ -65,6 +65,13 @@ function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, str
  */
 const READ_AHEAD = 16;
 
+/**
+ * Entries past a numbered page whose positions its statement reads too (from the index alone: an id and an instant
+ * each): the next pages of someone paging on, and the other pages of many readers paging at once, are then known
+ * (records/list-positions.ts) and run no statement for their ids.
+ */
+const POSITIONS_AHEAD = 100;
+
 const notFound = (): ReadResponse => answer(404, {}, JSON.stringify({ message: 'Not found' }));
 
 /** A 200 whose body is `value`, serialised here. */
@@ -99,10 +106,12 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
       const generation = fragments.currentGeneration();
       const { entries, next, total } = await listPage(app.db, { category, includePrivate }, page, {
         positions: app.listPositions,
-        // The first page is read again and again and its records are kept; the pages after it are read by whoever reads on.
-        readAhead: page.offset > 0 || page.cursor ? READ_AHEAD : 0,
+        // A keyset page's position is not known, so nothing past it is remembered.
+        readAhead: page.cursor ? READ_AHEAD : POSITIONS_AHEAD,
       });
-      const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation, next)).filter((f): f is Fragment => Boolean(f));
+      // The first page is read again and again and its records are kept; the pages after it are read by whoever reads on.
+      const recordsAhead = page.offset > 0 || page.cursor ? next.slice(0, READ_AHEAD) : [];
+      const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation, recordsAhead)).filter((f): f is Fragment => Boolean(f));
       const last = entries.at(-1);
       const headers = withPaging({}, total, linkHeader(`${API_BASE}/${category ?? 'news'}`, page, total, entries.length, last ? cursorOf(last) : null));
       // Where keyset paging starts: the position after this page's last item, whichever paging this call used.

@@ -74,11 +74,12 @@ interface PageEntry {
 
 /**
  * A list page's ids with the list's total, in one round trip and from the index alone (the records themselves come
- * by id, from the reads' serialised records or findRecordViews). A numbered page (offset) starts from the nearest
- * position `positions` knows before it, if any, so it skips only the entries in between; what it reads is remembered
- * there, as is the list's total: a numbered page at or past it is empty and runs no statement until the next change.
- * `readAhead`: how many ids past the page to return as well (`next`), so whoever reads the page's records can
- * read those of the next pages in the same statement. A category's pages come from the function records_list_page
+ * by id, from the reads' serialised records or findRecordViews). What a numbered page (offset) reads is remembered in
+ * `positions`, with the list's total; until the next change a numbered page whose every entry is known there, or that
+ * is at or past the total, runs no statement, and one partly known starts from the nearest position known before it,
+ * so it skips only the entries in between. `readAhead`: how many entries past the page to read as well (their ids are
+ * `next`), so whoever reads the page's records can read those of the next pages in the same statement, and the next
+ * pages' positions are known. A category's pages come from the function records_list_page
  * (migration 0012), one prepared statement (without drizzle: see preparedRows) whose plans PostgreSQL keeps per
  * connection instead of planning each page again. News runs newsStatement: a keyset page of news is planned for its
  * cursor every time, since the plan PostgreSQL would keep for it reads a category index and sorts the whole list.
@@ -88,11 +89,52 @@ export async function listPage(
   filter: ListFilter,
   page: Page,
   { positions, readAhead = 0 }: { positions?: ListPositions; readAhead?: number } = {},
-): Promise<{ entries: PageEntry[]; next: string[]; total: number }> {
+): Promise<ListPageResult> {
   const list = `${filter.category ?? 'all'}_${filter.includePrivate ? 'all' : 'public'}`;
   const generation = positions?.currentGeneration() ?? 0;
-  const knownTotal = page.cursor ? undefined : positions?.totalOf(list);
-  if (knownTotal !== undefined && page.offset >= knownTotal) return { entries: [], next: [], total: knownTotal };
+  if (page.cursor || !positions) return readListPage(db, filter, page, readAhead, list, generation, positions);
+  const known = fromPositions(positions, list, page, readAhead);
+  if (known) return known;
+  // Many readers paging at once (or one crawler's parallel requests) ask for the pages just past what is known
+  // together: those a read under way will make known wait for it instead of each running the same statement.
+  const underWay = positions.readingCovering(list, page.offset, page.limit, generation);
+  if (underWay) {
+    await underWay.catch(() => undefined);
+    const knownNow = fromPositions(positions, list, page, readAhead);
+    if (knownNow) return knownNow;
+  }
+  const read = readListPage(db, filter, page, readAhead, list, generation, positions);
+  positions.startReading(list, page.offset, page.offset + page.limit + readAhead, read, generation);
+  return read;
+}
+
+interface ListPageResult {
+  entries: PageEntry[];
+  next: string[];
+  total: number;
+}
+
+/** A numbered page from the positions and total known of its list, when every entry of it is known (or none exists). */
+function fromPositions(positions: ListPositions, list: string, page: Page, readAhead: number): ListPageResult | null {
+  const total = positions.totalOf(list);
+  if (total === undefined) return null;
+  if (page.offset >= total) return { entries: [], next: [], total };
+  const count = Math.min(page.limit, total - page.offset);
+  const entries = positions.entriesAt(list, page.offset, count);
+  if (!entries) return null;
+  return { entries, next: positions.entriesFrom(list, page.offset + count, readAhead).map(({ id }) => id), total };
+}
+
+/** A page read from the database: from its cursor, or from the nearest position known before its offset. */
+async function readListPage(
+  db: Db,
+  filter: ListFilter,
+  page: Page,
+  readAhead: number,
+  list: string,
+  generation: number,
+  positions: ListPositions | undefined,
+): Promise<ListPageResult> {
   const start = !page.cursor && page.offset > 0 ? positions?.nearestBefore(list, page.offset) : null;
   const cursor = page.cursor ?? start?.cursor ?? null;
   const values = {
@@ -115,11 +157,10 @@ export async function listPage(
   // A page past the end has no row to carry the total (records_list_page returns one without an id for it).
   const total = found.length ? Number(found[0]!.total) : await countRecords(db, filter);
   // That row without an id is records_list_page's empty page, and it comes alone: no need to filter every page's rows.
-  const rows = found[0]?.id === null ? [] : (found as PageEntry[]);
-  const entries = rows.slice(0, page.limit).map(({ id, createdAt }) => ({ id, createdAt }));
-  if (!page.cursor) positions?.remember(list, page.offset, entries, generation);
+  const rows = (found[0]?.id === null ? [] : (found as PageEntry[])).map(({ id, createdAt }) => ({ id, createdAt }));
+  if (!page.cursor) positions?.remember(list, page.offset, rows, generation);
   positions?.rememberTotal(list, total, generation);
-  return { entries, next: rows.slice(page.limit).map(({ id }) => id), total };
+  return { entries: rows.slice(0, page.limit), next: rows.slice(page.limit).map(({ id }) => id), total };
 }
 
 /** A category's list page (migration 0012), sent through preparedRows. */
