@@ -10,12 +10,12 @@ import { createPgDatabase, dbTask, dropPgDatabase } from './data.mjs';
 import { MIX, runMixedLoad } from './mixed-load.mjs';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
 import { signedInReader } from './reader.mjs';
-import { ROOT } from './site.mjs';
+import { ROOT, SITE_NODE_FLAGS } from './site.mjs';
 import { fmt, table } from './stats.mjs';
 
 function startServer({ port, dataDir, databaseUrl, redisUrl, logFile, prefix }) {
   const child = track(
-    spawn(process.execPath, ['apps/server/dist/main.js'], {
+    spawn(process.execPath, [...SITE_NODE_FLAGS, 'apps/server/dist/main.js'], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -12,6 +12,11 @@ import { openDatabase, type Database } from './db';
  * process held about 245 MB, most of it garbage not yet collected. At 50 % it held about 200 MB, for 3-6 % more CPU
  * per uncached read (`npm run bench -- --only=footprint` prints the memory). Read by V8 at every collection, so it
  * applies when set here.
+ *
+ * The young generation is bounded too, by `--max-semi-space-size=8` on the `node` command (V8 sizes it before any
+ * code runs, so it cannot be set here; apps/server's start script, the Dockerfile, the browser suite and the bench
+ * pass it). V8's default, 16 MB semi-spaces, held 10-20 MB more under unique list pages (site and database, peak PSS,
+ * alternating runs), for the same CPU per read; 75 % here saved a tenth of that CPU but held 15 MB more again.
  */
 const HEAP_GROWING_PERCENT = 50;
 

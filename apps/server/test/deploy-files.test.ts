@@ -168,6 +168,18 @@ describe('Dockerfile', () => {
     for (const entry of ['main', 'worker', 'cli']) expect(build).toContain(`'${entry}'`);
   });
 
+  it('starts the site with the same Node.js flags wherever it starts it (bootstrap.ts says why)', () => {
+    const flag = '--max-semi-space-size=8';
+    const serverPackage = JSON.parse(read('apps/server/package.json')) as { scripts: Record<string, string> };
+    expect(serverPackage.scripts.start).toContain(`node ${flag} `);
+    expect(finalStage.find((l) => /^CMD /i.test(l))).toContain(`"${flag}"`);
+    expect(read('playwright.config.ts')).toContain(`node ${flag} `);
+    expect(read('bench/lib/site.mjs')).toContain(`SITE_NODE_FLAGS = ['${flag}']`);
+    for (const launcher of ['bench/lib/site.mjs', 'bench/lib/phase-cluster.mjs']) {
+      expect(read(launcher), launcher).toContain("[...SITE_NODE_FLAGS, 'apps/server/dist/main.js']");
+    }
+  });
+
   it('installs only production dependencies into the runtime image', () => {
     const deps = lines.slice(lines.findIndex((l) => / AS production-deps$/i.test(l)), lines.findLastIndex((l) => /^FROM /i.test(l)));
     expect(deps.find((l) => /npm ci/.test(l))).toContain('--omit=dev');
