@@ -66,31 +66,32 @@ describe('positions kept of the lists', () => {
     expect(positions.entriesAt('orphans_public', 9, 10)).toBeNull();
   });
 
-  it('keeps at most 4,096 entries of a list, dropping first those farthest from the page read last, and never that page', () => {
+  it('keeps at most 2,048 entries of a list, dropping first those farthest from the page read last, and never that page', () => {
     const positions = new ListPositions();
     const generation = positions.currentGeneration();
     const run = (start: number, n: number) => Array.from({ length: n }, (_, i) => at((start + i) % 60));
-    positions.remember('victims_public', 0, run(0, 2000), generation);
-    positions.remember('victims_public', 10_000, run(10_000, 2000), generation);
-    positions.remember('victims_public', 5_000, run(5_000, 50), generation);
-    // 4,050 entries: all kept.
+    positions.remember('victims_public', 0, run(0, 1000), generation);
+    positions.remember('victims_public', 10_000, run(10_000, 1000), generation);
+    positions.remember('victims_public', 5_000, run(5_000, 40), generation);
+    // 2,040 entries: all kept.
     expect(positions.entriesAt('victims_public', 0, 1)).not.toBeNull();
     expect(positions.entriesAt('victims_public', 10_000, 1)).not.toBeNull();
     // 50 more near the end of the list: the run at its start is the farthest, and goes.
     positions.remember('victims_public', 13_000, run(13_000, 50), generation);
     expect(positions.entriesAt('victims_public', 0, 1)).toBeNull();
-    expect(positions.entriesAt('victims_public', 5_000, 50)).not.toBeNull();
-    expect(positions.entriesAt('victims_public', 10_000, 2000)).not.toBeNull();
+    expect(positions.entriesAt('victims_public', 5_000, 40)).not.toBeNull();
+    expect(positions.entriesAt('victims_public', 10_000, 1000)).not.toBeNull();
     expect(positions.entriesAt('victims_public', 13_000, 50)).not.toBeNull();
-    // A run that outgrows the bound, read page after page onwards, keeps the 4,096 entries up to the last page read.
+    // A run that outgrows the bound, read page after page onwards, keeps the 2,048 entries up to the last page read.
     for (let offset = 0; offset < 5000; offset += 50) positions.remember('news_public', offset, run(offset, 150), generation);
-    expect(positions.entriesAt('news_public', 5100 - 4096, 4096)).not.toBeNull();
-    expect(positions.entriesAt('news_public', 5100 - 4097, 1)).toBeNull();
+    expect(positions.entriesAt('news_public', 5100 - 2048, 2048)).not.toBeNull();
+    expect(positions.entriesAt('news_public', 5100 - 2049, 1)).toBeNull();
     expect(positions.entriesAt('news_public', 5100, 1)).toBeNull();
-    // Read backwards from there, it keeps the pages read and what follows them.
-    positions.remember('news_public', 900, run(900, 150), generation);
-    expect(positions.entriesAt('news_public', 900, 4096)).not.toBeNull();
-    expect(positions.nearestBefore('news_public', 900)).toBeNull();
+    // Read backwards from there, it keeps the page read and what follows it.
+    positions.remember('news_public', 3000, run(3000, 150), generation);
+    expect(positions.entriesAt('news_public', 3000, 2048)).not.toBeNull();
+    expect(positions.entriesAt('news_public', 3000, 2049)).toBeNull();
+    expect(positions.nearestBefore('news_public', 3000)).toBeNull();
   });
 
   it('keeps nothing read before a change, and forgets everything at one', () => {

@@ -2,9 +2,10 @@ import type { Cursor } from './paging';
 
 /**
  * Entries kept per list. Past it the runs farthest from the one being added are dropped. An entry takes about 150 bytes
- * (its id, its instant and their object), so a list keeps at most about 600 KB.
+ * (its id, its instant and their object), so a list keeps at most about 300 KB, and the twenty lists (ten, public and
+ * signed-in) 6 MB if crawlers page deep into every one of them. Someone paging on needs only the next 150 or so.
  */
-const MAX_PER_LIST = 4096;
+const MAX_PER_LIST = 2048;
 
 /** Consecutive positions of a list, from `start` on, as pages read them. */
 interface Run {
