@@ -2,7 +2,7 @@
 // on its own port and data folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
@@ -19,8 +19,10 @@ export function siteWorkDir(prefix) {
   return dir;
 }
 
-/** The Node.js flags the site runs with in production (apps/server's start script, the Dockerfile; see bootstrap.ts). */
-export const SITE_NODE_FLAGS = ['--max-semi-space-size=8'];
+/** The Node.js flags the site runs with in production: those of apps/server's start script (see bootstrap.ts). */
+export const SITE_NODE_FLAGS = JSON.parse(readFileSync(path.join(ROOT, 'apps/server/package.json'), 'utf8'))
+  .scripts.start.split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 
 /** A token of this bench run for the site's /metrics. */
 const METRICS_TOKEN = randomBytes(24).toString('base64url');

@@ -57,12 +57,8 @@ export class ListPositions {
 
   /** The entries at positions `offset` to `offset + count - 1` of `list`, when every one of them is known. */
   entriesAt(list: string, offset: number, count: number): Cursor[] | null {
-    const runs = this.lists.get(list);
-    const i = runs ? lastStartingBefore(runs, offset + 1) : -1;
-    if (i < 0) return null;
-    const run = runs![i]!;
-    if (offset + count > endOf(run)) return null;
-    return run.entries.slice(offset - run.start, offset - run.start + count);
+    const entries = this.entriesFrom(list, offset, count);
+    return entries.length === count ? entries : null;
   }
 
   /** The known entries from position `offset` on, at most `count`, up to the first position not known. */
