@@ -10,7 +10,7 @@ function flatten(value, prefix = '', out = {}) {
   return out;
 }
 
-const INTERESTING = /(requestsPerSec|p50Ms|p99Ms|medianMs|peakRssBytes|ratioToNginx|non2xx|socketErrors|\.br$|\.gzip$|performance|accessibility|bestPractices|seo|lcpMs|seconds|cpuMs|longestTaskMs|tasksOver5Ms|bytes|requests)$/;
+const INTERESTING = /(requestsPerSec|p50Ms|p99Ms|medianMs|peakRssBytes|ratioToNginx|ratioToFloor|non2xx|socketErrors|\.br$|\.gzip$|performance|accessibility|bestPractices|seo|lcpMs|seconds|cpuMs|longestTaskMs|tasksOver5Ms|bytes|requests)$/;
 
 export function compareFiles(fileA, fileB) {
   const a = JSON.parse(readFileSync(fileA, 'utf8'));

@@ -1,9 +1,11 @@
 // Throughput of anonymous reads: the site (cached, and past its cache) against nginx sending the very same gzip
-// bytes from files. wrk -t1 -c32 on loopback, Accept-Encoding: gzip.
+// bytes from files, and against the least Node.js's own HTTP server can do with them (node-floor.mjs). wrk -t1 -c32 on
+// loopback, Accept-Encoding: gzip.
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { get } from './http.mjs';
 import { startNginx } from './nginx.mjs';
+import { startNodeFloor } from './node-floor.mjs';
 import { currentRss, peakRss, resetPeakRss } from './proc.mjs';
 import { fmt, table } from './stats.mjs';
 import { runWrk } from './wrk.mjs';
@@ -17,7 +19,7 @@ async function gzipBytesOf(url) {
   const res = await get(url);
   if (res.status !== 200) throw new Error(`${url}: status ${res.status}`);
   const encoding = res.headers['content-encoding'] ?? 'identity';
-  return { gz: encoding === 'gzip' ? res.body : gzipSync(res.body), encoding, etag: res.headers.etag ?? null, cacheControl: res.headers['cache-control'] ?? null };
+  return { gz: encoding === 'gzip' ? res.body : gzipSync(res.body), headers: res.headers, encoding, etag: res.headers.etag ?? null, cacheControl: res.headers['cache-control'] ?? null };
 }
 
 /** The round with the median requests/s (the middle one of an odd count, the lower middle of an even one). */
@@ -42,6 +44,10 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   }
 
   const nginx = await startNginx({ workDir: path.join(work, 'nginx'), files: { 'list.json': list.gz, 'detail.json': detail.gz, 'search.json': search.gz } });
+  const floor = await startNodeFloor({ workDir: work, answers: { '/list.json': list, '/detail.json': detail, '/search.json': search } }).catch(async (err) => {
+    await nginx.stop();
+    throw err;
+  });
   const rows = [];
   const runs = {};
   const wrk = (url, uniquePaths, signedIn = false, uniqueFrom = 0) =>
@@ -52,21 +58,26 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
     const check = await get(`${nginx.url}/list.json`);
     if (check.headers['content-encoding'] !== 'gzip' || !check.body.equals(list.gz)) notes.push('nginx did not send the stored gzip bytes unchanged');
     const targets = [
-      ['list page 1', `${site.url}${listPath}`, `${nginx.url}/list.json`],
-      ['detail', `${site.url}${detailPath}`, `${nginx.url}/detail.json`],
-      ['search, common word, two facets', `${site.url}${searchPath}`, `${nginx.url}/search.json`],
+      ['list page 1', `${site.url}${listPath}`, '/list.json'],
+      ['detail', `${site.url}${detailPath}`, '/detail.json'],
+      ['search, common word, two facets', `${site.url}${searchPath}`, '/search.json'],
     ];
-    // The machine is shared: site and nginx take turns, several rounds, so a burst of other work hits both alike.
+    // The machine is shared: site, floor and nginx take turns, several rounds, so a burst of other work hits all alike.
     // Cached reads first, so the site's peak memory for them is not that of the uncached runs after.
     resetPeakRss(site.pid);
-    for (const [target, siteUrl, nginxUrl] of targets) {
-      const series = { site: [], nginx: [] };
+    for (const [target, siteUrl, file] of targets) {
+      const series = { site: [], floor: [], nginx: [] };
       for (let round = 0; round < rounds; round++) {
         series.site.push(await wrk(siteUrl, false));
-        series.nginx.push(await wrk(nginxUrl, false));
-        process.stdout.write(`  ${target}, round ${round + 1}: site (cached) ${fmt.n(series.site.at(-1).requestsPerSec)} req/s, nginx ${fmt.n(series.nginx.at(-1).requestsPerSec)} req/s\n`);
+        series.floor.push(await wrk(`${floor.url}${file}`, false));
+        series.nginx.push(await wrk(`${nginx.url}${file}`, false));
+        process.stdout.write(
+          `  ${target}, round ${round + 1}: site (cached) ${fmt.n(series.site.at(-1).requestsPerSec)} req/s, ` +
+            `node:http floor ${fmt.n(series.floor.at(-1).requestsPerSec)} req/s, nginx ${fmt.n(series.nginx.at(-1).requestsPerSec)} req/s\n`,
+        );
       }
       runs[`${target} | site (cached)`] = { ...medianRound(series.site), peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
+      runs[`${target} | node:http floor`] = { ...medianRound(series.floor), peakRssBytes: null, rssAfterBytes: null };
       runs[`${target} | nginx gzip_static`] = { ...medianRound(series.nginx), peakRssBytes: null, rssAfterBytes: null };
     }
     // Uncached: the list's anonymous miss path (another page each request) and the signed-in path. A signed-in answer
@@ -84,7 +95,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
       process.stdout.write(`  ${target}, site (${how}): ${fmt.n(result.requestsPerSec)} req/s\n`);
     }
   } finally {
-    await nginx.stop();
+    await Promise.all([nginx.stop(), floor.stop()]);
   }
   for (const r of Object.values(runs)) delete r.raw;
 
@@ -92,6 +103,8 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
     const [target, server] = key.split(' | ');
     const reference = runs[`${target} | nginx gzip_static`]?.requestsPerSec;
     r.ratioToNginx = reference ? r.requestsPerSec / reference : null;
+    const floorRps = server === 'site (cached)' ? runs[`${target} | node:http floor`]?.requestsPerSec : null;
+    r.ratioToFloor = floorRps ? r.requestsPerSec / floorRps : null;
     rows.push([
       target,
       server,
@@ -101,13 +114,15 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
       `${r.non2xx}/${r.socketErrors}`,
       fmt.mb(r.peakRssBytes),
       r.ratioToNginx === null ? null : `${(r.ratioToNginx * 100).toFixed(0)} %`,
+      r.ratioToFloor === null ? null : `${(r.ratioToFloor * 100).toFixed(0)} %`,
     ]);
   }
   console.log(
     `\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip, search ${fmt.n(search.gz.length)} B gzip); ` +
-      `cached and nginx rows: the median of ${rounds} alternating rounds; peak RSS of the cached rows: over all their rounds`,
+      `cached, floor and nginx rows: the median of ${rounds} alternating rounds; peak RSS of the cached rows: over all their rounds; ` +
+      'node:http floor: a bare node:http server sending the same bytes and headers from memory (bench/lib/node-floor.mjs)',
   );
-  console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx'], rows));
+  console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx', 'of floor'], rows));
   for (const note of notes) console.log(`Note: ${note}`);
   return {
     listBytesGzip: list.gz.length,
