@@ -121,6 +121,31 @@ describe('response cache store', () => {
     expect(cache.aliasBytes).toBeLessThanOrEqual(64_000 / 16);
   });
 
+  it('once full, stores an answer only when its key was produced before lately, so pages asked for once push nothing out', () => {
+    const cache = new ResponseCache(20_000);
+    const entry = (i: number) => makeEntry({ status: 200, headers: {}, body: 'z'.repeat(1000) + i });
+    // While there is room, every answer is stored at its first production.
+    let filled = 0;
+    while (cache.admits(`/k${filled}`, entry(filled))) {
+      cache.set(`/k${filled}`, entry(filled), cache.currentGeneration());
+      filled++;
+    }
+    expect(filled).toBeGreaterThanOrEqual(3);
+    const stored = cache.size;
+    // Full: a crawler's pages, each produced once, are not admitted and evict nothing.
+    for (let i = 0; i < 100; i++) expect(cache.admits(`/once${i}`, entry(i))).toBe(false);
+    expect(cache.size).toBe(stored);
+    expect(cache.get('/k0')).toBeDefined();
+    // A page produced a second time is, and so is the one refused when the cache filled.
+    expect(cache.admits('/once5', entry(5))).toBe(true);
+    expect(cache.admits(`/k${filled}`, entry(filled))).toBe(true);
+    // What was produced is remembered for two generations of 8,192 keys, then forgotten.
+    const other = entry(0);
+    for (let i = 0; i < 16_384; i++) cache.admits(`/other${i}`, other);
+    expect(cache.admits('/once7', entry(7))).toBe(false);
+    expect(cache.admits('/once7', entry(7))).toBe(true);
+  });
+
   it('refuses to store a response read before an invalidation', () => {
     const cache = new ResponseCache(1_000_000);
     const generation = cache.currentGeneration();

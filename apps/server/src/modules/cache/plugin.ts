@@ -208,7 +208,7 @@ export default fp<{ cache: ResponseCache }>(
         const produced = await produce();
         const entry = makeEntry(produced);
         const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
-        if (anonymous && produced.cacheable !== false && produced.status === 200) {
+        if (anonymous && produced.cacheable !== false && produced.status === 200 && cache.admits(key, entry)) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
           if (cache.set(key, entry, generation)) cache.alias(request.url, key);
         }
