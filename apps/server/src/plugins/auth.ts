@@ -6,6 +6,7 @@ import { preparedOnce } from '../db';
 import { users } from '../db/schema';
 import { httpError } from '../errors';
 import { JwtService } from '../services/jwt';
+import { AccountReads } from './account-reads';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,11 +27,21 @@ declare module 'fastify' {
 
 /**
  * Resolves the bearer token to an actor. The account is read on each authenticated request so that a deactivated
- * account, a role change or a password reset (token version) takes effect at once.
+ * account, a role change or a password reset (token version) takes effect at once (the requests of one event-loop
+ * turn share the statement, account-reads.ts).
  */
 export default fp(
   async (app) => {
     app.decorate('jwt', new JwtService(app.config.jwtSecret, app.config.JWT_TTL_HOURS * 3600));
+    const accounts = new AccountReads((ids) =>
+      preparedOnce(app.db, 'actors_of_tokens', () =>
+        app.db
+          .select({ id: users.id, role: users.role, active: users.active, tokenVersion: users.tokenVersion })
+          .from(users)
+          .where(sql`${users.id} = any(${sql.placeholder('ids')}::uuid[])`)
+          .prepare('actors_of_tokens'),
+      ).execute({ ids }),
+    );
     app.decorateRequest('actor', null);
     app.decorateRequest('hasAuthHeader', false);
     app.decorateRequest('getActor', async function getActor(this: FastifyRequest) {
@@ -41,14 +52,7 @@ export default fp(
       if (!header?.startsWith('Bearer ')) return null;
       const claims = await app.jwt.verify(header.slice(7).trim());
       if (!claims) return null;
-      const [user] = await preparedOnce(app.db, 'actor_of_token', () =>
-        app.db
-          .select({ id: users.id, role: users.role, active: users.active, tokenVersion: users.tokenVersion })
-          .from(users)
-          .where(sql`${users.id} = ${sql.placeholder('id')}::uuid`)
-          .limit(1)
-          .prepare('actor_of_token'),
-      ).execute({ id: claims.id });
+      const user = await accounts.read(claims.id);
       if (!user || !user.active || user.tokenVersion !== claims.tv) return null;
       this.actor = { id: user.id, role: user.role as Role };
       return this.actor;

@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import { ROLES, type JwtClaims, type Role } from '@app/shared';
 
 /**
@@ -9,6 +10,9 @@ import { ROLES, type JwtClaims, type Role } from '@app/shared';
  * (the account is read on every request, plugins/auth.ts).
  */
 const VERIFIED_TOKENS = 10_000;
+
+/** An account id as the database casts it: accounts are read many at a time, and one bad id would fail them all. */
+const ACCOUNT_ID = z.guid();
 
 /** Signs and verifies the bearer tokens (HS256, claims id, role, name, exp and token version). */
 export class JwtService {
@@ -43,11 +47,11 @@ export class JwtService {
   private async verifySignature(token: string): Promise<JwtClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.id !== 'string' || !ROLES.includes(payload.role as Role) || typeof payload.exp !== 'number') {
+      if (!ACCOUNT_ID.safeParse(payload.id).success || !ROLES.includes(payload.role as Role) || typeof payload.exp !== 'number') {
         return null;
       }
       return {
-        id: payload.id,
+        id: payload.id as string,
         role: payload.role as Role,
         name: String(payload.name ?? ''),
         exp: payload.exp,
