@@ -28,7 +28,7 @@ function medianRound(rounds) {
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], roundsRequestsPerSec: rounds.map((r) => r.requestsPerSec) };
 }
 
-export async function runHttp({ site, work, durationS, connections, rounds = 3, authorization }) {
+export async function runHttp({ site, work, durationS, connections, rounds = 3, authorization, warmupS = Math.min(5, durationS) }) {
   const listPath = `${API}/victims?limit=50`;
   const list = await gzipBytesOf(`${site.url}${listPath}`);
   const firstId = JSON.parse(gunzipSync(list.gz).toString('utf8'))[0]?._id;
@@ -50,8 +50,8 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   });
   const rows = [];
   const runs = {};
-  const wrk = (url, uniquePaths, signedIn = false, uniqueFrom = 0) =>
-    runWrk({ url, durationS, connections, uniquePaths, uniqueFrom, wrapAt: listTotal, authorization: signedIn ? authorization : null, scriptFile: path.join(work, 'unique.lua') });
+  const wrk = (url, uniquePaths, signedIn = false, uniqueFrom = 0, seconds = durationS) =>
+    runWrk({ url, durationS: seconds, connections, uniquePaths, uniqueFrom, wrapAt: listTotal, authorization: signedIn ? authorization : null, scriptFile: path.join(work, 'unique.lua') });
   // The signed-in run of unique pages starts half way down the list, on pages the anonymous run did not ask for.
   const listTotal = Number((await get(`${site.url}${listPath}`)).headers['x-total-count'] ?? 0);
   try {
@@ -89,6 +89,9 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
       ...targets.map(([target, siteUrl]) => [target, siteUrl, 'signed in, never cached', false, true, 0]),
     ];
     for (const [target, siteUrl, how, unique, signedIn, uniqueFrom] of uncached) {
+      // The same load first, unmeasured, on other pages (a quarter of the list further on): a freshly started
+      // process compiles the path and sizes its heap in its first seconds, and the cache fills; a site runs for days.
+      await wrk(siteUrl, unique, signedIn, uniqueFrom + Math.floor(listTotal / 4), warmupS);
       resetPeakRss(site.pid);
       const result = await wrk(siteUrl, unique, signedIn, uniqueFrom);
       runs[`${target} | site (${how})`] = { ...result, peakRssBytes: peakRss(site.pid), rssAfterBytes: currentRss(site.pid) };
@@ -120,6 +123,7 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   console.log(
     `\nwrk -t1 -c${connections} -d${durationS}s --latency, Accept-Encoding: gzip (list ${fmt.n(list.gz.length)} B gzip, detail ${fmt.n(detail.gz.length)} B gzip, search ${fmt.n(search.gz.length)} B gzip); ` +
       `cached, floor and nginx rows: the median of ${rounds} alternating rounds; peak RSS of the cached rows: over all their rounds; ` +
+      `uncached rows: each after ${warmupS} s of the same load on other pages, unmeasured; ` +
       'node:http floor: a bare node:http server sending the same bytes and headers from memory (bench/lib/node-floor.mjs)',
   );
   console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx', 'of floor'], rows));
