@@ -24,6 +24,13 @@ describe('bearer tokens', () => {
     expect(await other.verify(token)).toBeNull();
   });
 
+  it('refuses a token of its own signing whose account id is not a UUID (accounts are read many per statement)', async () => {
+    const jwt = new JwtService('a test secret of enough length, not a real one', 3600);
+    expect(await jwt.verify(await jwt.sign({ ...user, id: "1' or '1'='1" }))).toBeNull();
+    expect(await jwt.verify(await jwt.sign({ ...user, id: '' }))).toBeNull();
+    expect(await jwt.verify(await jwt.sign(user))).not.toBeNull();
+  });
+
   it('refuses a kept token once it has expired', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] });
     const jwt = new JwtService('a test secret of enough length, not a real one', 60);
