@@ -103,7 +103,8 @@ describe('cached bodies', () => {
     for (const body of ['{"a":1}'.repeat(3000), 'short body, but over the compression threshold: '.repeat(12), Buffer.alloc(40_000, 'x')]) {
       const cache = new ResponseCache(1_000_000);
       cache.set('/plain', makeEntry({ status: 200, headers: {}, body }), cache.currentGeneration());
-      const plain = cache.get('/plain')!.identity!;
+      const plain = cache.get('/plain')!.identity! as Buffer;
+      expect(Buffer.isBuffer(plain)).toBe(true);
       cache.set('/compressed', makeEntry({ status: 200, headers: {}, body }), cache.currentGeneration());
       const br = cache.bodyOf('/compressed', cache.get('/compressed')!, 'gzip, deflate, br');
       const gzip = cache.bodyOf('/compressed', cache.get('/compressed')!, 'gzip');

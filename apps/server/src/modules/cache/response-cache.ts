@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, decompress, type Encoding } from '../../compression';
+import { acceptedEncoding, bytesOf, compress, COMPRESS_MIN_BYTES, decompress, type Body, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
 
 /** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
@@ -18,9 +18,10 @@ export interface CachedResponse {
    * The uncompressed body, kept only while no compressed one exists (and for bodies too small to compress). Nearly
    * every client takes gzip or brotli, and a list page's plain JSON is five to twenty times its compressed size: kept
    * beside them it made most of the cache's bytes (a cache of 64 MB held some 800 list pages of 82 KB, of which 77 KB
-   * plain). A client that takes neither gets it decompressed, which costs less than a miss.
+   * plain). A client that takes neither gets it decompressed, which costs less than a miss. Until stored, it may be
+   * the parts a list page is made of (compression.ts).
    */
-  identity: Buffer | null;
+  identity: Body | null;
   identityLength: number;
   /**
    * Compressed bodies, each made by the first request that takes its encoding: a miss pays only for the encoding it
@@ -51,7 +52,7 @@ export interface WireHeaders {
 export interface Produced {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: string | Body;
 }
 
 /**
@@ -68,10 +69,10 @@ function exact(bytes: Buffer): Buffer {
 }
 
 export function makeEntry(produced: Produced): CachedResponse {
-  const identity = Buffer.isBuffer(produced.body) ? produced.body : Buffer.from(produced.body);
+  const identity = typeof produced.body === 'string' ? Buffer.from(produced.body) : produced.body;
   return {
     status: produced.status,
-    etag: produced.headers.etag ?? `"${createHash('sha1').update(identity).digest('base64url')}"`,
+    etag: produced.headers.etag ?? `"${createHash('sha1').update(bytesOf(identity)).digest('base64url')}"`,
     headers: produced.headers,
     identity,
     identityLength: identity.length,
@@ -86,7 +87,7 @@ export function wireFor(base: string[], length: number, encoding: Encoding | nul
 }
 
 /** The uncompressed body: kept, or decompressed from a compressed one. */
-export function identityOf(entry: CachedResponse): Buffer {
+export function identityOf(entry: CachedResponse): Body {
   if (entry.identity) return entry.identity;
   const [encoding, body] = Object.entries(entry.encoded)[0] as [Encoding, Buffer];
   return decompress(body, encoding);
@@ -96,7 +97,7 @@ export function identityOf(entry: CachedResponse): Buffer {
 function keepForStorage(entry: CachedResponse): void {
   if (!entry.identity) return;
   if (entry.encoded.br || entry.encoded.gzip) entry.identity = null;
-  else entry.identity = exact(entry.identity);
+  else entry.identity = exact(bytesOf(entry.identity));
 }
 
 /**
@@ -110,7 +111,7 @@ export function pickEncoding(
   { first = false } = {},
 ): { body: Buffer; encoding: Encoding | null } {
   const encoding = entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
-  if (!encoding) return { body: identityOf(entry), encoding: null };
+  if (!encoding) return { body: bytesOf(identityOf(entry)), encoding: null };
   let body = entry.encoded[encoding];
   if (!body || (!first && entry.quick[encoding])) {
     body = exact(compress(identityOf(entry), encoding, first ? 'per-request' : 'stored'));
@@ -248,7 +249,7 @@ export class ResponseCache {
   bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
     // Nearly every hit: the body its encoding needs is there at stored effort, so nothing changes and nothing is measured.
     const encoding = entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
-    const stored = encoding ? entry.encoded[encoding] : entry.identity;
+    const stored = encoding ? entry.encoded[encoding] : entry.identity && bytesOf(entry.identity);
     if (stored && !(encoding && entry.quick[encoding])) return { body: stored, encoding };
     const before = entrySize(entry, key);
     const picked = pickEncoding(entry, acceptEncoding);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { JoinedParts } from '../../compression';
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
@@ -53,12 +54,12 @@ export class RecordFragments {
     return { bytes, hash: createHash('sha256').update(bytes).digest(), category, public: isPublic };
   }
 
-  /** A JSON array of fragments, as bytes. */
-  static join(fragments: readonly RecordFragment[]): Buffer {
+  /** A JSON array of fragments, as the parts of its bytes (joined only when needed, see compression.ts). */
+  static join(fragments: readonly RecordFragment[]): JoinedParts {
     const parts: Buffer[] = [OPEN];
     fragments.forEach((fragment, i) => parts.push(i ? COMMA : EMPTY, fragment.bytes));
     parts.push(CLOSE);
-    return Buffer.concat(parts);
+    return new JoinedParts(parts);
   }
 
   get(id: string): RecordFragment | undefined {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { bytesOf, type Body } from '../../compression';
 import type { Db } from '../../db';
 import type { MediaService } from '../media/service';
 import { API_BASE, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
@@ -14,8 +15,8 @@ const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 export interface ReadResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body serialised (UTF-8 JSON): what every sender sends. */
-  bytes: Buffer;
+  /** The body serialised (UTF-8 JSON): what every sender sends (a list page as its records' parts). */
+  bytes: Body;
   /** The body as data (feeds, link previews), parsed from `bytes` when first asked for. */
   readonly body: unknown;
 }
@@ -37,7 +38,7 @@ export interface RecordReadServices {
   listPositions: ListPositions;
 }
 
-export function answer(status: number, headers: Record<string, string>, body: string | Buffer): ReadResponse {
+export function answer(status: number, headers: Record<string, string>, body: string | Body): ReadResponse {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   let parsed: { value: unknown } | null = null;
   return {
@@ -45,7 +46,7 @@ export function answer(status: number, headers: Record<string, string>, body: st
     headers,
     bytes,
     get body() {
-      parsed ??= { value: JSON.parse(bytes.toString('utf8')) };
+      parsed ??= { value: JSON.parse(bytesOf(bytes).toString('utf8')) };
       return parsed.value;
     },
   };
