@@ -32,7 +32,7 @@ const SETTINGS: Record<Effort, { brotliQuality: number; gzipLevel: number }> = {
  * A body kept as the buffers it is made of (a list page: its records' serialised bytes between brackets and commas),
  * joined only when it is sent or kept uncompressed. Most such bodies are only compressed, and a page of 50 records is
  * 80 KB: a buffer of its own per uncached read made V8 run a full collection every 350 or so reads (memory outside the
- * JavaScript heap counts towards its limit), which cost those reads 40 % of their CPU and their p99.
+ * JavaScript heap counts towards its limit), which cost those reads 30-40 % of their CPU and raised their p99.
  */
 export class JoinedParts {
   readonly length: number;
