@@ -100,6 +100,11 @@ function keepForStorage(entry: CachedResponse): void {
   else entry.identity = exact(bytesOf(entry.identity));
 }
 
+/** The encoding an answer of the entry is sent with: none for a body too small to compress. */
+function encodingFor(entry: CachedResponse, acceptEncoding: string | undefined): Encoding | null {
+  return entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
+}
+
 /**
  * Which body fits the request's Accept-Encoding (brotli first). `first`: this is the request that produced the entry,
  * so a body it needs is compressed at per-request effort; later requests compress at stored effort what no request
@@ -110,7 +115,7 @@ export function pickEncoding(
   acceptEncoding: string | undefined,
   { first = false } = {},
 ): { body: Buffer; encoding: Encoding | null } {
-  const encoding = entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
+  const encoding = encodingFor(entry, acceptEncoding);
   if (!encoding) return { body: bytesOf(identityOf(entry)), encoding: null };
   let body = entry.encoded[encoding];
   if (!body || (!first && entry.quick[encoding])) {
@@ -248,7 +253,7 @@ export class ResponseCache {
    */
   bodyOf(key: string, entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: Encoding | null } {
     // Nearly every hit: the body its encoding needs is there at stored effort, so nothing changes and nothing is measured.
-    const encoding = entry.identityLength >= COMPRESS_MIN_BYTES ? acceptedEncoding(acceptEncoding) : null;
+    const encoding = encodingFor(entry, acceptEncoding);
     const stored = encoding ? entry.encoded[encoding] : entry.identity && bytesOf(entry.identity);
     if (stored && !(encoding && entry.quick[encoding])) return { body: stored, encoding };
     const before = entrySize(entry, key);

@@ -53,7 +53,7 @@ export function answer(status: number, headers: Record<string, string>, body: st
 }
 
 /** A weak ETag over the body's parts (their SHA-256s, or the body itself) and the list total. */
-function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
+export function etagOf(parts: readonly (Buffer | string)[], headers: Record<string, string>): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return `W/"${hash.update(headers[TOTAL_COUNT_HEADER] ?? '').digest('base64url').slice(0, 27)}"`;

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { SEARCH_LIMIT_DEFAULT, type SearchQuery } from '@app/shared';
 import { JoinedParts } from '../../compression';
-import { answer, recordsAsFragments, type ReadResponse, type RecordReadServices } from '../records/reads';
+import { answer, etagOf, recordsAsFragments, type ReadResponse, type RecordReadServices } from '../records/reads';
 import { decodeSearchCursor, encodeSearchCursor } from './cursor';
 import { searchRecords } from './query';
 
@@ -41,8 +40,6 @@ export async function computeSearch(app: RecordReadServices, query: SearchQuery,
   parts.push(
     Buffer.from(`],"facets":${JSON.stringify(found.facets)},"nextCursor":${JSON.stringify(found.nextCursor ? encodeSearchCursor(found.nextCursor) : null)}}`),
   );
-  // Hashed part by part: the same digest as of the joined bytes, which are not made unless sent uncompressed.
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return answer(200, { etag: `W/"${hash.digest('base64url').slice(0, 27)}"` }, new JoinedParts(parts));
+  // Hashed part by part (the same digest as of the joined bytes, which are not made unless sent uncompressed).
+  return answer(200, { etag: etagOf(parts, {}) }, new JoinedParts(parts));
 }
