@@ -1,7 +1,7 @@
-// A second reference beside nginx: the least a Node.js process can do to answer a cached read. A bare node:http server
-// (the module the site answers with, run with the site's Node.js flags) that sends the site's own gzip bytes with the
-// site's own headers from memory, with no lookup at all. The site's cached reads cannot be faster than this on the same
-// machine, so "of floor" says how much of a cached read's cost is the site's own and "of nginx" how much is Node's.
+// A second reference beside nginx: the least a node:http server can do to answer a cached read. A bare node:http server
+// (run with the site's Node.js flags) that sends the site's own gzip bytes with the site's own headers from memory, with
+// no lookup at all. The site answers plain cached reads on the socket before node:http parses them (socket-hits.ts),
+// so "of floor" above 100 % is what skipping node:http's own per-request work gains; below it, the site's own cost.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -284,23 +284,42 @@ export class ResponseCache {
   }
 }
 
+/** A cached answer as it goes on the wire: status, the headers its first answer carried, and the body (none for HEAD or 304). */
+export interface CachedAnswer {
+  status: number;
+  headers: string[];
+  body: Buffer | undefined;
+}
+
 /**
- * Writes a cached anonymous read straight to the socket with the headers its first answer carried (security headers
+ * The cached answer to an anonymous GET or HEAD of `url`, or null when none is stored (the caller lets the request go
+ * on to routing). The caller has checked that the request is anonymous.
+ */
+export function cachedAnswer(
+  cache: ResponseCache,
+  method: 'GET' | 'HEAD',
+  url: string,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): CachedAnswer | null {
+  const found = cache.lookup(url);
+  const entry = found?.entry;
+  if (!found || !entry?.wire) return null;
+  cache.hits++;
+  if (etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.wire.base, body: undefined };
+  const { body, encoding } = cache.bodyOf(found.key, entry, acceptEncoding);
+  return { status: entry.status, headers: encoding ? entry.wire[encoding]! : entry.wire.identity, body: method === 'HEAD' ? undefined : body };
+}
+
+/**
+ * Writes a cached anonymous read through node:http with the headers its first answer carried (security headers
  * included). True when it answered; false when the request is not a cached anonymous GET or HEAD.
  */
 export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization || !req.url) return false;
-  const found = cache.lookup(req.url);
-  const entry = found?.entry;
-  if (!found || !entry?.wire) return false;
-  cache.hits++;
-  if (etagMatches(req.headers['if-none-match'], entry.etag)) {
-    res.writeHead(304, entry.wire.base);
-    res.end();
-    return true;
-  }
-  const { body, encoding } = cache.bodyOf(found.key, entry, req.headers['accept-encoding']);
-  res.writeHead(entry.status, encoding ? entry.wire[encoding]! : entry.wire.identity);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const answer = cachedAnswer(cache, req.method, req.url, req.headers['if-none-match'], req.headers['accept-encoding']);
+  if (!answer) return false;
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
   return true;
 }
