@@ -148,12 +148,15 @@ function headBytes(status: number, headers: string[]): Buffer {
   return bytes;
 }
 
+/** One write of one buffer: with a copy of a few kilobytes it cost less than three writes corked (a writev). */
 function write(socket: Socket, answer: CachedAnswer, tail: Buffer): void {
-  socket.cork();
-  socket.write(headBytes(answer.status, answer.headers));
-  socket.write(tail);
-  if (answer.body) socket.write(answer.body);
-  socket.uncork();
+  const head = headBytes(answer.status, answer.headers);
+  const bodyLength = answer.body?.length ?? 0;
+  const out = Buffer.allocUnsafe(head.length + tail.length + bodyLength);
+  head.copy(out, 0);
+  tail.copy(out, head.length);
+  answer.body?.copy(out, head.length + tail.length);
+  socket.write(out);
 }
 
 /**
