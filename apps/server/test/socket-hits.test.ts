@@ -313,6 +313,17 @@ describe('connections held by the socket path', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('are destroyed by closeAllConnections, as node:http destroys its own', async () => {
+    const { app, connection } = await listening();
+    try {
+      app.server.closeAllConnections();
+      await connection.whenClosed();
+      expect(connection.closed).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("are closed after the server's keep-alive timeout without a request", async () => {
     const { app, connection } = await listening();
     try {
