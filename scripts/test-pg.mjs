@@ -8,6 +8,10 @@ const env = {
   TEST_PG_URL: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
+// Files about the embedded server start their own (DATABASE_URL empty) whatever TEST_PG_URL says: `npm test` runs them,
+// and here they only took two of the suite's six minutes again.
+const EMBEDDED_ONLY = ['test/embedded-server.test.ts', 'test/migrate-from-pglite.test.ts'];
 const extra = process.argv.slice(2);
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...extra], { stdio: 'inherit', env });
+const excluded = EMBEDDED_ONLY.flatMap((file) => ['--exclude', file]);
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...excluded, ...extra], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);
