@@ -17,6 +17,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The bench's own logic (its verdicts on targets); the bench itself runs with `npm run bench`.
+      { test: { name: 'bench', root: 'bench', include: ['test/**/*.test.mjs'], environment: 'node' } },
       'apps/web/vite.config.ts',
       'apps/web/vitest.preact.config.ts',
     ],

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startSite } from './site.mjs';
 import { fmt, median, table } from './stats.mjs';
 import { signedInReader } from './reader.mjs';
+import { footprintVerdicts, printVerdicts } from './targets.mjs';
 import { runWrk } from './wrk.mjs';
 
 /** Proportional set size (bytes) of one process: shared pages counted once across the processes that share them. */
@@ -159,5 +160,7 @@ export async function runFootprint({ dataDir, databaseUrl, logFile, durationS, c
       ],
     ),
   );
+  result.verdicts = footprintVerdicts(result);
+  printVerdicts(result.verdicts);
   return result;
 }

@@ -10,6 +10,7 @@ import { currentRss, peakRss, resetPeakRss } from './proc.mjs';
 import { fmt, table } from './stats.mjs';
 import { runWrk } from './wrk.mjs';
 import { SEARCH_TARGETS } from './phase-search.mjs';
+import { httpVerdicts, printVerdicts } from './targets.mjs';
 
 const API = '/api/v1.0.0';
 
@@ -128,7 +129,10 @@ export async function runHttp({ site, work, durationS, connections, rounds = 3, 
   );
   console.log(table(['read', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/socket err', 'peak RSS MB', 'of nginx', 'of floor'], rows));
   for (const note of notes) console.log(`Note: ${note}`);
+  const verdicts = httpVerdicts(runs);
+  printVerdicts(verdicts);
   return {
+    verdicts,
     listBytesGzip: list.gz.length,
     detailBytesGzip: detail.gz.length,
     searchBytesGzip: search.gz.length,

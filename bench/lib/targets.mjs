@@ -1,0 +1,75 @@
+// The read and footprint targets of the embedded-server work (issue 20), in one place, and the verdicts the http and
+// footprint parts print under their tables: each verdict names the figure it was judged on, so a "met" can be checked
+// against the table above it.
+
+export const TARGETS = {
+  /** A cached read: at least this share of nginx's requests/s sending the same bytes. */
+  cachedOfNginx: 0.8,
+  /** A read the cache does not answer (anonymous miss, signed-in): at least this many requests/s at 32 connections... */
+  uncachedRequestsPerSec: 2000,
+  /** ...with a 99th percentile under this. */
+  uncachedP99Ms: 50,
+  /** The embedded default, site and its PostgreSQL server together (PSS), idle. */
+  idleMb: 150,
+  /** The same under the uncached loads (signed-in reads, unique URLs). */
+  underLoadMb: 250,
+  /** From spawning the site on an existing data folder to its first answered request. */
+  startSeconds: 3,
+};
+
+const MB = 1024 * 1024;
+
+/**
+ * Verdicts on the http part's runs (keyed `<read> | <server>`): every cached read against nginx, and every uncached
+ * list and detail read against the throughput and p99 targets. Search has its own target (phase-search.mjs).
+ */
+export function httpVerdicts(runs) {
+  const verdicts = [];
+  for (const [key, run] of Object.entries(runs)) {
+    const [read, server] = key.split(' | ');
+    if (server === 'site (cached)' && run.ratioToNginx != null) {
+      verdicts.push({
+        target: `${read}, cached: >= ${TARGETS.cachedOfNginx}x nginx`,
+        figure: `${(run.ratioToNginx * 100).toFixed(0)} % of nginx`,
+        met: run.ratioToNginx >= TARGETS.cachedOfNginx,
+      });
+    } else if (server.startsWith('site (') && !read.startsWith('search')) {
+      verdicts.push({
+        target: `${read}, ${server.slice('site ('.length, -1)}: >= ${TARGETS.uncachedRequestsPerSec.toLocaleString('en')} req/s, p99 < ${TARGETS.uncachedP99Ms} ms`,
+        figure: `${Math.round(run.requestsPerSec).toLocaleString('en')} req/s, p99 ${run.p99Ms.toFixed(1)} ms`,
+        met: run.requestsPerSec >= TARGETS.uncachedRequestsPerSec && run.p99Ms < TARGETS.uncachedP99Ms,
+      });
+    }
+  }
+  return verdicts;
+}
+
+/**
+ * Verdicts on the footprint part's result. The memory targets count the site and its own PostgreSQL server, so they
+ * are judged on the embedded default only; with --pg only the start is.
+ */
+export function footprintVerdicts(result) {
+  const verdicts = [
+    {
+      target: `start on an existing data folder: <= ${TARGETS.startSeconds} s`,
+      figure: `${result.startSeconds.toFixed(2)} s`,
+      met: result.startSeconds <= TARGETS.startSeconds,
+    },
+  ];
+  if (!result.embedded) return verdicts;
+  const underLoad = Math.max(result.loadPeakPss, result.soak.peakPss);
+  verdicts.push(
+    { target: `memory idle, site and database: <= ${TARGETS.idleMb} MB`, figure: `${(result.idlePss / MB).toFixed(1)} MB`, met: result.idlePss <= TARGETS.idleMb * MB },
+    {
+      target: `memory under uncached load, site and database: <= ${TARGETS.underLoadMb} MB`,
+      figure: `${(underLoad / MB).toFixed(1)} MB at the peak`,
+      met: underLoad <= TARGETS.underLoadMb * MB,
+    },
+  );
+  return verdicts;
+}
+
+export function printVerdicts(verdicts) {
+  console.log('Targets:');
+  for (const { target, figure, met } of verdicts) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${target}: ${figure}`);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { footprintVerdicts, httpVerdicts, TARGETS } from '../lib/targets.mjs';
+
+const MB = 1024 * 1024;
+
+/** The http part's runs as phase-http.mjs keys them, with the figures the verdicts read. */
+function httpRuns({ cachedRatio = 1, missRps = 3000, missP99 = 20, searchRps = 60 } = {}) {
+  return {
+    'list page 1 | site (cached)': { requestsPerSec: 80_000 * cachedRatio, p99Ms: 1, ratioToNginx: cachedRatio },
+    'list page 1 | node:http floor': { requestsPerSec: 70_000, p99Ms: 1, ratioToNginx: 0.875 },
+    'list page 1 | nginx gzip_static': { requestsPerSec: 80_000, p99Ms: 1, ratioToNginx: 1 },
+    'list, another page each request | site (anonymous miss)': { requestsPerSec: missRps, p99Ms: missP99, ratioToNginx: null },
+    'detail | site (signed in, never cached)': { requestsPerSec: 30_000, p99Ms: 2, ratioToNginx: 0.4 },
+    'search, common word, two facets | site (signed in, never cached)': { requestsPerSec: searchRps, p99Ms: 700, ratioToNginx: 0 },
+  };
+}
+
+const verdictOf = (verdicts, start) => verdicts.find((v) => v.target.startsWith(start));
+
+describe('bench targets', () => {
+  it('judges cached reads against nginx, and uncached list and detail reads against throughput and p99', () => {
+    const met = httpVerdicts(httpRuns());
+    // The site's cached row, the uncached list and detail: not the floor, not nginx, not search (its own target).
+    expect(met.map((v) => v.target.split(':')[0])).toEqual([
+      'list page 1, cached',
+      'list, another page each request, anonymous miss',
+      'detail, signed in, never cached',
+    ]);
+    expect(met.every((v) => v.met)).toBe(true);
+    expect(verdictOf(met, 'list, another')?.figure).toBe('3,000 req/s, p99 20.0 ms');
+  });
+
+  it('fails a cached read under 0.8x nginx, and an uncached one short on throughput or over on p99', () => {
+    expect(verdictOf(httpVerdicts(httpRuns({ cachedRatio: TARGETS.cachedOfNginx - 0.01 })), 'list page 1, cached')?.met).toBe(false);
+    expect(verdictOf(httpVerdicts(httpRuns({ cachedRatio: TARGETS.cachedOfNginx })), 'list page 1, cached')?.met).toBe(true);
+    expect(verdictOf(httpVerdicts(httpRuns({ missRps: 1999 })), 'list, another')?.met).toBe(false);
+    expect(verdictOf(httpVerdicts(httpRuns({ missP99: 50 })), 'list, another')?.met).toBe(false);
+  });
+
+  it('judges memory on the embedded default only, at the higher of its two loaded peaks', () => {
+    const result = { embedded: true, startSeconds: 0.9, idlePss: 110 * MB, loadPeakPss: 140 * MB, soak: { peakPss: 210 * MB } };
+    expect(footprintVerdicts(result).map((v) => v.met)).toEqual([true, true, true]);
+    const soakOver = footprintVerdicts({ ...result, soak: { peakPss: 251 * MB } });
+    expect(verdictOf(soakOver, 'memory under')).toMatchObject({ met: false, figure: '251.0 MB at the peak' });
+    expect(verdictOf(footprintVerdicts({ ...result, idlePss: 151 * MB }), 'memory idle')?.met).toBe(false);
+    expect(verdictOf(footprintVerdicts({ ...result, startSeconds: 3.2 }), 'start')?.met).toBe(false);
+    // With --pg only the site's process is measured, so only the start is judged.
+    expect(footprintVerdicts({ ...result, embedded: false }).map((v) => v.target)).toEqual([expect.stringMatching(/^start/)]);
+  });
+});
