@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The site's image: `docker build -t evidence-site .` from a clean checkout (see README, "Deploy").
+# The site's image: `docker build -t evidence-site .` from a clean checkout (see docs/deploy.md).
 # Three stages: the build (all dependencies, web app and server bundle), the production dependencies alone, and the
 # runtime (Debian, ffmpeg and Chromium for videos and link captures, a non-root user, nothing of the build tools).
 

@@ -6,7 +6,7 @@ import * as pkijs from 'pkijs';
  * RFC 3161 time-stamps: a time-stamping authority (TSA_URL) signs "these bytes existed at this time" over the SHA-256
  * of a statement the site sends it (only the hash leaves the site). The token is kept beside an audit checkpoint and checked with pkijs: it must name exactly that
  * hash and carry a signature that verifies with the authority's certificate inside it. Whether that certificate
- * belongs to an authority one trusts is for the reader to judge (the README says so); the token is standard, so
+ * belongs to an authority one trusts is for the reader to judge (docs/audit.md says so); the token is standard, so
  * `openssl ts -verify` checks it too.
  */
 

@@ -4,7 +4,7 @@ import { PageTitle } from '../../components/PageTitle';
 import aboutAm from '../../content/about.am.md?raw';
 import aboutEn from '../../content/about.en.md?raw';
 
-/** The about text is content a deployer edits (src/content/about.{lang}.md), not code (see README). */
+/** The about text is content a deployer edits (src/content/about.{lang}.md), not code (see docs/content.md). */
 const CONTENT: Record<string, string> = { en: aboutEn, am: aboutAm };
 
 export default function AboutPage() {
