@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the server into apps/server/dist/main.js for production: plain JavaScript (no TypeScript compiler at run
-// time, ~40 MB less memory and a faster start). The workspace's own @app/shared is bundled; every npm package stays
+// time: less memory and a faster start, docs/performance.md). The workspace's own @app/shared is bundled; every npm package stays
 // an import of node_modules, loaded as usual.
 import { build } from 'esbuild';
 

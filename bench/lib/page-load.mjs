@@ -2,7 +2,7 @@
 // time and the bytes transferred, at Lighthouse's mobile screen size. Lighthouse multiplies observed wall times (CPU
 // time plus whatever else the machine did meanwhile), so on this shared machine its score of one build moves by
 // points between runs, even in the headless shell; thread CPU time does not count that wait, so two builds compare
-// within 5-10 %.
+// closely (bench/README.md, web).
 import { median, turnOrder } from './stats.mjs';
 import { CHROMIUM, CHROMIUM_FLAGS } from './web.mjs';
 

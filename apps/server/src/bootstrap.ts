@@ -8,18 +8,17 @@ import { openDatabase, type Database } from './db';
 
 /**
  * How far the JavaScript heap may grow past what V8's last full collection kept before it collects again, in percent.
- * Left to itself, V8 allows up to 300 % on a machine with much memory: under a minute of uncached reads the site's
- * process held about 245 MB, most of it garbage not yet collected. At 50 % it held about 200 MB, for 3-6 % more CPU
- * per uncached read (`npm run bench -- --only=footprint` prints the memory). Read by V8 at every collection, so it
- * applies when set here.
+ * Left to itself, V8 allows up to 300 % on a machine with much memory, and under uncached reads the site's process
+ * then held mostly garbage not yet collected; 50 % holds much less for a little more CPU per read. Read by V8 at every
+ * collection, so it applies when set here.
  *
  * The young generation is bounded too, by `--max-semi-space-size=8` on the `node` command (V8 sizes it before any
  * code runs, so it cannot be set here; apps/server's start script, the Dockerfile, the browser suite and the bench
- * pass it). V8's default, 16 MB semi-spaces, held 10-20 MB more under unique list pages (site and database, peak PSS,
- * alternating runs), for the same CPU per read; 75 % here saved a tenth of that CPU but held 15 MB more again.
+ * pass it): V8's default held more memory under unique list pages for the same CPU per read.
  * `--enable-source-maps` is left out of those commands: with it Node.js reads and keeps source maps (the bundle's and
- * those of about 280 npm modules) and the site held 8-14 MB more at rest (idle PSS, alternating starts). The bundle is
- * not minified, so its stack traces stay readable; NODE_OPTIONS=--enable-source-maps maps them onto the TypeScript.
+ * those of the npm modules) and the site holds more memory at rest. The bundle is not minified, so its stack traces
+ * stay readable; NODE_OPTIONS=--enable-source-maps maps them onto the TypeScript.
+ * The figures, with the commands that measure them: docs/performance.md, memory.
  */
 const HEAP_GROWING_PERCENT = 50;
 

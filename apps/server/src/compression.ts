@@ -17,9 +17,8 @@ export function acceptedEncoding(acceptEncoding: string | undefined): Encoding |
 /**
  * How hard to compress. `stored`: the body is compressed once and sent many times (the public response cache), so
  * a few more bytes saved are worth the CPU. `per-request`: the body is made for one reader (signed-in reads, a cache
- * entry's first answer), and
- * compressing took more CPU than everything else the read does: brotli 4 and gzip 1 compress 70 KB of JSON in about
- * 0.3 ms each, where brotli 11 took tens of milliseconds and gzip 6 twice as long for 15 % fewer bytes.
+ * entry's first answer), and at higher settings compressing took more CPU than everything else the read does
+ * (docs/performance.md, compression).
  */
 type Effort = 'stored' | 'per-request';
 
@@ -30,9 +29,9 @@ const SETTINGS: Record<Effort, { brotliQuality: number; gzipLevel: number }> = {
 
 /**
  * A body kept as the buffers it is made of (a list page: its records' serialised bytes between brackets and commas),
- * joined only when it is sent or kept uncompressed. Most such bodies are only compressed, and a page of 50 records is
- * 80 KB: a buffer of its own per uncached read made V8 run a full collection every 350 or so reads (memory outside the
- * JavaScript heap counts towards its limit), which cost those reads 30-40 % of their CPU and raised their p99.
+ * joined only when it is sent or kept uncompressed. Most such bodies are only compressed, and a buffer of their own
+ * per uncached read made V8 run full collections often (memory outside the JavaScript heap counts towards its limit),
+ * which cost those reads much of their CPU and raised their p99 (docs/performance.md, compression).
  */
 export class JoinedParts {
   readonly length: number;

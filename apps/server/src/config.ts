@@ -85,7 +85,7 @@ const envSchema = z.object({
   /**
    * Connections this process keeps to PostgreSQL. Default: twice the CPUs plus one (PostgreSQL's own rule of thumb):
    * more queries at once than cores only queue inside the server, and each connection is a server process of its own
-   * (3-5 MB each on the embedded server).
+   * with its own memory.
    */
   DATABASE_POOL_SIZE: positiveInt(1000).optional(),
   CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),

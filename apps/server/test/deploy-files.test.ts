@@ -173,7 +173,7 @@ describe('Dockerfile', () => {
     const serverPackage = JSON.parse(read('apps/server/package.json')) as { scripts: Record<string, string> };
     const flags = (serverPackage.scripts.start ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
     expect(flags).toContain('--max-semi-space-size=8');
-    // Source maps cost 8-14 MB at rest; NODE_OPTIONS turns them on when wanted (README, Configuration).
+    // Source maps cost memory at rest (docs/performance.md); NODE_OPTIONS turns them on (docs/configuration.md).
     expect(flags).not.toContain('--enable-source-maps');
     expect(finalStage.find((l) => /^CMD /i.test(l))).toContain(`["node", ${flags.map((f) => `"${f}"`).join(', ')}, "apps/server/dist/main.js"]`);
     expect(read('playwright.config.ts')).toContain(`'node ${flags.join(' ')} apps/server/dist/main.js'`);

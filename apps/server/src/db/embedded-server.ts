@@ -20,9 +20,8 @@ import pg from 'pg';
 /** Sized for a small machine (2 cores, a few hundred MB for the whole site); the only place these are set. */
 const EMBEDDED_SETTINGS: Record<string, string> = {
   listen_addresses: '',
-  // Pages beyond these stay in the kernel's page cache, a copy away. At 100,000 records 32 MB took the server 18 MB
-  // more (69 against 51 MB, PSS) under a minute of another list page each request, and answered as fast (2,720 and
-  // 2,808 req/s against 2,622 and 2,778, `npm run bench -- --only=footprint`'s load by hand, alternating).
+  // Pages beyond these stay in the kernel's page cache, a copy away: twice as many took the server more memory and
+  // answered no faster (docs/performance.md, memory).
   shared_buffers: '16MB',
   effective_cache_size: '256MB',
   work_mem: '4MB',

@@ -26,8 +26,7 @@ export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
 /**
  * The rows of a statement sent as written, with no drizzle in between: prepared once per connection under `name` on
  * node-postgres (PGlite has no named statements and parses it each time). For the hottest read, a list page's ids,
- * drizzle's mapping of every field of every row cost the site more than the driver did (about 0.09 ms of CPU for a
- * page of 66 ids, the driver 0.1 ms).
+ * drizzle's mapping of every field of every row cost the site about as much as the driver did (docs/performance.md).
  */
 export async function preparedRows<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
   const client = (db as unknown as { $client: pg.Pool | { query: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }> } }).$client;
@@ -96,7 +95,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       throw err;
     }
   }
-  // Loaded only here: the embedded database's module costs ~40 MB of memory that a PostgreSQL deployment never needs.
+  // Loaded only here: the embedded database's module takes memory that a PostgreSQL deployment never needs.
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),

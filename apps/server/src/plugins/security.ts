@@ -60,8 +60,8 @@ export default fp(
       pageHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
     });
     // What this compresses is made per request and compressed by nothing else (errors, account and admin answers):
-    // brotli's default quality (11) took most of such a read's CPU, quality 4 compresses 17 KB of JSON in a fraction
-    // of a millisecond. Record reads compress themselves in one call (compression.ts), cached answers once per entry.
+    // brotli's default quality (11) took most of such a read's CPU, quality 4 a small part (docs/performance.md).
+    // Record reads compress themselves in one call (compression.ts), cached answers once per entry.
     await app.register(compress, {
       global: true,
       threshold: 1024,

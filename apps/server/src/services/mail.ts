@@ -39,7 +39,7 @@ export class MailService {
     this.mode = options.smtpUrl ? 'smtp' : 'outbox';
   }
 
-  /** nodemailer is loaded with the first message rather than at start (~6 MB a reading server does not need). */
+  /** nodemailer is loaded with the first message rather than at start: memory a reading server does not need. */
   private openTransport(): Promise<Transporter> {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       this.options.smtpUrl

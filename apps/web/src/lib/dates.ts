@@ -13,8 +13,8 @@ type DateInput = string | Date | null | undefined;
 function format(value: DateInput, lang: string, pattern: string, withTime: boolean): string {
   if (!value) return '';
   const d = dayjs(value);
-  // Not d.isValid(): dayjs checks validity through Date#toString, whose first call loads the time-zone names (a few ms
-  // in a list page's first render, seen in its CPU profile); an invalid date's time value is NaN.
+  // Not d.isValid(): dayjs checks validity through Date#toString, whose first call loads the time-zone names (seen in
+  // a list page's first render's CPU profile); an invalid date's time value is NaN.
   if (Number.isNaN(d.valueOf())) return '';
   if (lang === 'am') {
     return new Intl.DateTimeFormat('am-ET-u-ca-ethiopic', {

@@ -88,8 +88,8 @@ function translatorFor(language: string): TFunction {
 
 /**
  * The interface strings in the visitor's language; the component renders again when the language changes.
- * react-i18next's hook did the same but copied the whole i18next instance on every mount: on a list of 24 cards that
- * was ~80 ms of a throttled phone's main thread, paid again when the app takes over a server-rendered page.
+ * react-i18next's hook did the same but copied the whole i18next instance on every mount, a cost on a list's every
+ * card, paid again when the app takes over a server-rendered page (docs/performance.md, web app).
  */
 export function useTranslation() {
   const language = useSyncExternalStore(subscribeToLanguage, currentLanguage, currentLanguage);

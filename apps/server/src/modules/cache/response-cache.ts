@@ -16,9 +16,8 @@ export interface CachedResponse {
   headers: Record<string, string>;
   /**
    * The uncompressed body, kept only while no compressed one exists (and for bodies too small to compress). Nearly
-   * every client takes gzip or brotli, and a list page's plain JSON is five to twenty times its compressed size: kept
-   * beside them it made most of the cache's bytes (a cache of 64 MB held some 800 list pages of 82 KB, of which 77 KB
-   * plain). A client that takes neither gets it decompressed, which costs less than a miss. Until stored, it may be
+   * every client takes gzip or brotli, and a list page's plain JSON is many times its compressed size: kept beside
+   * them it made most of the cache's bytes. A client that takes neither gets it decompressed, which costs less than a miss. Until stored, it may be
    * the parts a list page is made of (compression.ts).
    */
   identity: Body | null;
@@ -57,8 +56,8 @@ export interface Produced {
 
 /**
  * A copy that owns exactly its bytes. zlib's results are views of its 16 KB output chunks and short strings become
- * views of Buffer's shared 8 KB slabs: kept in the cache, each would hold far more memory than its length says (a
- * 3 KB compressed list kept 16 KB), so the cache grew to several times CACHE_MAX_MB before evicting anything. A
+ * views of Buffer's shared 8 KB slabs: kept in the cache, each would hold far more memory than its length says, so
+ * the cache grew to several times CACHE_MAX_MB before evicting anything. A
  * buffer that is already its whole allocation (a list page joined from its records) is kept as it is.
  */
 function exact(bytes: Buffer): Buffer {
@@ -130,9 +129,8 @@ export function pickEncoding(
 
 /**
  * What an entry's objects take besides its bodies: the entry, its headers and their wire lists, the Buffer objects and
- * the cache's own bookkeeping. Measured (`--expose-gc`, 50,000 entries of list pages): about 2.4 KB of heap and 0.6 KB
- * of allocations per entry, plus its header values. Counted as 256 bytes, a cache of empty pages (past a list's end)
- * held fifteen times its bound.
+ * the cache's own bookkeeping, plus its header values, as measured (docs/performance.md). Counted as much less, a
+ * cache of empty pages (past a list's end) held many times its bound.
  */
 const ENTRY_OBJECTS_BYTES = 3072;
 
@@ -220,8 +218,8 @@ export class ResponseCache {
    * Whether a freshly produced answer is worth storing: while the cache has room for it, always; once it is full,
    * only when its key was produced before, lately. Then an answer asked for once (a crawler walking every page, another
    * page of a deep list) is sent and forgotten, so it neither pushes out the answers readers keep asking for nor makes
-   * the memory churn: storing every such page into a full cache cost unique list pages about 5 % more CPU (evicted
-   * entries are garbage for the full collections; alternating runs). A page asked for twice is stored at its second
+   * the memory churn: storing every such page into a full cache cost unique list pages more CPU (evicted entries are
+   * garbage for the full collections; docs/performance.md). A page asked for twice is stored at its second
    * answer. Not cleared by changes: a key asked for before a change is stored at its first answer after it.
    */
   admits(key: string, entry: CachedResponse): boolean {

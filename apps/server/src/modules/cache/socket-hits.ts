@@ -6,10 +6,8 @@ import { cachedAnswer, type CachedAnswer, type ResponseCache } from './response-
  * Cached anonymous reads answered on the connection itself, before node:http parses the request.
  *
  * Why: for a hit, node:http's own work per request (parser callbacks, an IncomingMessage and a ServerResponse, header
- * checks) costs more than the hit. A bare node:http server sending the site's bytes from memory answers 55-70 % of what
- * nginx does (`npm run bench`, node:http floor), and cached reads through it were at 44-54 %; answered here, 66-98 %
- * on that machine (102-135 % on a faster one), most of the rest being the write itself (a CPU profile under load: a
- * third of the time in write(2), a third idle).
+ * checks) costs more than the hit; answered here, a cached read costs little more than the write itself
+ * (docs/performance.md, socket fast path, has the figures and the command that measures them).
  *
  * Only a plain request is answered here: read whole in one chunk, `GET` or `HEAD` of a path, HTTP/1.1, exactly one
  * Host, printable ASCII only, no body, no Authorization, no Connection other than keep-alive, and stored in the cache.

@@ -49,7 +49,7 @@ interface CapturerOptions {
   timeoutMs: number;
   maxBytes: number;
   policy: AddressPolicy;
-  /** The browser is closed after this long without a capture: it holds 100-200 MB the rest of the site can use. */
+  /** The browser is closed after this long without a capture: its memory is the rest of the site's to use. */
   idleCloseMs?: number;
 }
 

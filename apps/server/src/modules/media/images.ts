@@ -5,7 +5,7 @@ import type { Storage } from './storage';
 
 /**
  * sharp (with libvips) and the EXIF reader, loaded with the first image rather than at start: a server that only
- * answers reads keeps ~11 MB less (the memory target).
+ * answers reads keeps that memory free (the memory target; docs/performance.md).
  */
 export async function loadSharp() {
   return (await import('sharp')).default;
@@ -66,8 +66,8 @@ export async function makePublicImage(input: string | Buffer, storage: Storage):
 
 /**
  * Images are decoded one at a time in a process. A few hundred KB of PNG can declare 16,000 x 16,000 pixels (within
- * sharp's 268-megapixel limit, as a 200-megapixel phone photo is); four such uploads at once took 317 MB
- * (test/security/uploads.test.ts). In turn, the memory needed stays that of one image, however many uploads arrive
+ * sharp's 268-megapixel limit, as a 200-megapixel phone photo is); several such uploads at once took hundreds of MB
+ * (test/security/uploads.test.ts, docs/performance.md). In turn, the memory needed stays that of one image, however many uploads arrive
  * together; uploads are rare and each takes a second or two.
  */
 let decoding: Promise<unknown> = Promise.resolve();

@@ -141,8 +141,8 @@ interface S3StorageOptions {
 const loadCommonJs = createRequire(import.meta.url);
 
 /**
- * The AWS SDK, loaded the first time S3 storage is made: it costs 20-25 MB of memory, which the default local
- * storage (and a small server's memory) should not pay.
+ * The AWS SDK, loaded the first time S3 storage is made: its memory (docs/performance.md) is not for the default
+ * local storage (and a small server's memory) to pay.
  */
 function s3Sdk(): typeof S3Sdk {
   return loadCommonJs('@aws-sdk/client-s3') as typeof S3Sdk;

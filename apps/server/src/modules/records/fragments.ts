@@ -33,8 +33,8 @@ export class RecordFragments {
   private generation = 0;
   /**
    * Records being read for some request now, by id: a request that needs one of them waits for that read instead of
-   * reading it again. Under concurrent paging (32 clients each a page further on) every page's new records were
-   * otherwise read and serialised by every request in flight that showed them, about thirty times each.
+   * reading it again. Under concurrent paging every page's new records were otherwise read and serialised by every
+   * request in flight that showed them.
    */
   private readonly reading = new Map<string, Promise<unknown>>();
 
@@ -42,7 +42,7 @@ export class RecordFragments {
     this.lru = new LRUCache<string, RecordFragment>({
       maxSize: Math.max(1024, maxBytes),
       // Its bytes, and about a kilobyte more (the hash, the objects, the allocations' own overhead and the cache's
-      // bookkeeping: 50,000 records of 1.4 KB took 2.75 KB each of the process's memory).
+      // bookkeeping, as measured: docs/performance.md).
       sizeCalculation: (f) => f.bytes.length + 1024,
     });
   }

@@ -22,8 +22,7 @@ const endOf = (run: Run) => run.start + run.entries.length;
  *   paging on (a reader, a crawler) reads each page with the ids of the next entries (listPage's `readAhead`), so the
  *   pages after it cost no round trip to the database while nothing changes.
  * - A numbered page deep in a list (`offset=20000`) starts from the nearest position known before it, as a keyset page
- *   skipping only the few entries in between, instead of walking every entry the offset skips (a page at offset 20,000
- *   took PostgreSQL 2.9 ms; the same page from a position just before it, 0.1 ms).
+ *   skipping only the few entries in between, instead of walking every entry the offset skips (docs/performance.md).
  * Any change of records moves positions, so they are cleared with the serialised records (a generation number keeps
  * what a read started before a change from being stored after it).
  */
@@ -32,8 +31,8 @@ export class ListPositions {
   private readonly lists = new Map<string, Run[]>();
   /**
    * Each list's total as last read. A numbered page at or past it is empty, and is answered without a statement: the
-   * walk that finds nothing there goes through the whole list (60,000 index entries for victims at 100k records), so
-   * each new offset past the end cost PostgreSQL more than any page inside the list.
+   * walk that finds nothing there goes through the whole list, so each new offset past the end cost PostgreSQL more
+   * than any page inside the list.
    */
   private readonly totals = new Map<string, number>();
   /** Each list's reads under way, with the positions they will make known (from `start` to before `end`). */

@@ -16,8 +16,9 @@ import { MATCH_END, MATCH_START, snippetParts } from './snippet';
 const NAME_SIMILARITY = 0.5;
 
 /**
- * What a search may cost. Counting, ranking and faceting every match costs a visit to every matching record, which at a
- * million records is a second for a common word; past `exactUpTo` matches a search answers from bounded work instead.
+ * What a search may cost. Counting, ranking and faceting every match costs a visit to every matching record, which for
+ * a common word in a large collection is slow (docs/search.md); past `exactUpTo` matches a search answers from bounded
+ * work instead.
  */
 export interface SearchLimits {
   /** Up to this many matches, every match is counted (per facet too) and ranked. */

@@ -11,7 +11,7 @@ const PASSWORD_MAX_LENGTH = 200;
 
 let commonPasswords: Set<string> | null = null;
 
-/** The list is read on the first password check, not at start: it holds ~10 MB a reading server does not need. */
+/** The list is read on the first password check, not at start: it holds memory a reading server does not need. */
 function isCommonPassword(lowered: string): boolean {
   if (!commonPasswords) {
     const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as { dictionary: typeof Dictionary };

@@ -14,7 +14,7 @@ type LetterBody = Record<string, string>;
 const fetchDirectory = (signal?: AbortSignal) => request<Directory>('/campaign/directory', { signal });
 
 /**
- * The directory (~28 KB gzipped) is fetched only once `wanted` turns true (the form came into view or was focused),
+ * The directory (tens of KB) is fetched only once `wanted` turns true (the form came into view or was focused),
  * so the home page never waits for it. It changes rarely: keep it for the visit.
  */
 export function useDirectory(wanted: boolean) {

@@ -11,11 +11,10 @@ import { Loading } from '../../components/Status';
 export function CampaignSlot() {
   const { t } = useTranslation();
   const CampaignForm = useSlot('campaignForm');
-  // The form's code, and then the representatives' directory (27.5 KB brotli), are fetched and run once the section
-  // is on screen (or focused, under the pointer, or a Tab is pressed), not while the app starts: a reader who never
-  // scrolls down to it does not pay for them. Starting 300 px early put them on every phone visit's bill, as the
-  // section starts about 250 px below a 412 x 823 screen: 41 KB more transferred and 84 ms more main-thread CPU
-  // (median of 10 loads). Taking over the server-rendered page (which shows "Loading..." here, as the app's first
+  // The form's code, and then the representatives' directory, are fetched and run once the section is on screen
+  // (or focused, under the pointer, or a Tab is pressed), not while the app starts: a reader who never scrolls down
+  // to it does not pay for them. Starting early (a margin) put them on every phone visit's bill, as the section
+  // starts just below a phone's first screen (docs/performance.md, web app). Taking over the server-rendered page (which shows "Loading..." here, as the app's first
   // render must too) stays short either way.
   const sectionRef = useRef<HTMLElement>(null);
   const [near, nearNow] = useWhenNear(sectionRef, '0px');
