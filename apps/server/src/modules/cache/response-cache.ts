@@ -17,8 +17,8 @@ export interface CachedResponse {
   /**
    * The uncompressed body, kept only while no compressed one exists (and for bodies too small to compress). Nearly
    * every client takes gzip or brotli, and a list page's plain JSON is many times its compressed size: kept beside
-   * them it made most of the cache's bytes. A client that takes neither gets it decompressed, which costs less than a miss. Until stored, it may be
-   * the parts a list page is made of (compression.ts).
+   * them it made most of the cache's bytes. A client that takes neither gets it decompressed, which costs less than a
+   * miss. Until stored, it may be the parts a list page is made of (compression.ts).
    */
   identity: Body | null;
   identityLength: number;
