@@ -3,7 +3,7 @@
 # Three stages: the build (all dependencies, web app and server bundle), the production dependencies alone, and the
 # runtime (Debian, ffmpeg and Chromium for videos and link captures, a non-root user, nothing of the build tools).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # Manifests first, so the dependency layer is rebuilt only when they change.
 COPY package.json package-lock.json ./
@@ -18,16 +18,18 @@ COPY apps/server ./apps/server
 COPY apps/web ./apps/web
 RUN npm run build
 
-FROM node:20-bookworm-slim AS production-deps
+FROM node:24-bookworm-slim AS production-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 # The web app's dependencies stay: the server renders public pages with its components (apps/web/dist-ssr).
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The image's own Node.js runs everything here: the pinned one npm brings for other machines (node-linux-*) is dropped.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+  && rm -rf node_modules/node-linux-* node_modules/.bin/node
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # ffmpeg: video posters and web-playable copies. chromium: captures of cited links. tini: PID 1 that reaps the
 # browser's child processes and passes SIGTERM on, so a stop drains requests.
 RUN apt-get update \

@@ -190,3 +190,30 @@ describe('Dockerfile', () => {
     expect(finalStage.some((l) => /npm (ci|install)/.test(l))).toBe(false);
   });
 });
+
+describe('the Node.js the project runs on', () => {
+  const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; optionalDependencies: Record<string, string> };
+  const wantedMajor = Number(/\d+/.exec(pkg.engines.node)![0]);
+  const pinned = Object.entries(pkg.optionalDependencies).filter(([name]) => /^node-(linux|darwin|win)-/.test(name));
+
+  it('is a maintained LTS line, pinned to one version for every platform, and the image runs the same major', () => {
+    // Node.js 20 reached its end of life in April 2026; 22 and 24 are the maintained LTS lines.
+    expect(wantedMajor).toBeGreaterThanOrEqual(22);
+    expect(pinned.length).toBeGreaterThan(0);
+    const versions = new Set(pinned.map(([, version]) => version));
+    expect(versions.size).toBe(1);
+    const [version] = versions;
+    expect(Number(version!.split('.')[0])).toBeGreaterThanOrEqual(wantedMajor);
+    for (const from of read('Dockerfile').split('\n').filter((l) => /^FROM node:/i.test(l))) {
+      expect(from).toContain(`node:${version!.split('.')[0]}-`);
+    }
+  });
+
+  it('runs these tests: npm scripts put the pinned Node.js first on the PATH', () => {
+    const installed = pinned.find(([name]) => existsSync(path.join(ROOT, 'node_modules', name, 'package.json')));
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(wantedMajor);
+    // On a platform with a pinned package, the tests run on exactly that version (CI proves it on a machine whose
+    // system Node.js is older).
+    if (installed) expect(process.version).toBe(`v${installed[1]}`);
+  });
+});
