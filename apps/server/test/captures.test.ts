@@ -10,7 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, CATEGORIES, type RecordCapturesDto } from '@app/shared';
+import { API_BASE, CATEGORIES, CHROMIUM_FLAGS, type RecordCapturesDto } from '@app/shared';
 import { auditLog, jobs, linkCaptures } from '../src/db/schema';
 import { AddressPolicy, CaptureRefused, isPublicAddress } from '../src/modules/captures/address-policy';
 import { browserAvailable } from '../src/modules/captures/browser';
@@ -351,7 +351,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     const dir = mkdtempSync(path.join(os.tmpdir(), 'capture-offline-'));
     const file = path.join(dir, 'snapshot.mhtml');
     writeFileSync(file, twentySnapshot!);
-    const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: browserPath, args: [...CHROMIUM_FLAGS] });
     try {
       const context = await browser.newContext({ offline: true });
       const requested: string[] = [];
@@ -376,9 +376,15 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('refuses a loopback URL that is not admitted, before any request reaches it', async () => {
     const id = await createLink(`${forbiddenBase}/secret`);
     await drainAll();
-    const { body } = await capturesOf('links', id);
+    const { body } = await capturesOf('links', id, editor.auth);
     expect(body.captures[0]).toMatchObject({ status: 'failed', snapshot: null, screenshot: null });
     expect(body.captures[0]!.reason).toMatch(/refused: .*127\.0\.0\.1, which is not a public internet address/);
+    // What the server's DNS resolves is for the record's editors (and the audit log), not every reader.
+    for (const reader of [{}, other.auth]) {
+      const seen = (await capturesOf('links', id, reader)).body.captures[0]!;
+      expect(seen).toMatchObject({ status: 'failed', reason: null });
+    }
+    expect((await capturesOf('links', id, admin.auth)).body.captures[0]!.reason).toMatch(/127\.0\.0\.1/);
     expect(forbiddenHits).toBe(0);
     const failures = await t.app.db.select().from(auditLog).where(eq(auditLog.subject, `capture:${body.captures[0]!.id}`));
     expect(failures.map((f) => f.action)).toEqual(['capture.failed']);
@@ -387,7 +393,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('blocks a redirect from an admitted host to one that is not', async () => {
     const id = await createLink(`${base}/to-forbidden`);
     await drainAll();
-    const { body } = await capturesOf('links', id);
+    const { body } = await capturesOf('links', id, editor.auth);
     expect(body.captures[0]!.status).toBe('failed');
     expect(body.captures[0]!.reason).toMatch(/not a public internet address/);
     expect(forbiddenHits).toBe(0);
@@ -409,11 +415,13 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('retries a failing capture, then shows it failed with the reason', async () => {
     const id = await createLink(`${base}/flaky`);
     expect(await t.app.jobs.drain()).toBe(1);
-    const waiting = (await capturesOf('links', id)).body.captures[0]!;
+    const waiting = (await capturesOf('links', id, editor.auth)).body.captures[0]!;
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1 });
     expect(waiting.reason).toMatch(/^attempt 1 of 3 failed: the page could not be loaded/);
+    expect((await capturesOf('links', id)).body.captures[0]).toMatchObject({ status: 'queued', reason: null });
     await drainAll();
-    const failed = (await capturesOf('links', id)).body.captures[0]!;
+    expect((await capturesOf('links', id)).body.captures[0]).toMatchObject({ status: 'failed', reason: null });
+    const failed = (await capturesOf('links', id, editor.auth)).body.captures[0]!;
     expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
     expect(failed.reason).toMatch(/^failed after 3 attempts: the page could not be loaded/);
     expect(flakyHits).toBe(3);
