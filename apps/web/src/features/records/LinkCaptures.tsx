@@ -26,9 +26,9 @@ function CaptureHash({ label, sha256, testId }: { label: string; sha256: string;
   const { t } = useTranslation();
   return (
     <span className="capture-hash">
-      {label}{' '}
+      <span className="capture-hash-label">{label}</span>{' '}
       <code title={sha256} data-testid={testId} data-sha256={sha256}>
-        {sha256.slice(0, 16)}…
+        {sha256.slice(0, 12)}…
       </code>{' '}
       <CopyButton text={sha256} label={t(k('copyHash'))} />
     </span>
@@ -52,7 +52,7 @@ function CaptureState({ capture }: { capture: LinkCaptureDto }) {
   return (
     <span className="capture-pending">
       {t(k(capture.status === 'processing' ? 'processing' : 'waiting'))}
-      {capture.reason ? <span className="capture-reason">{t(k('retrying'), { reason: capture.reason })}</span> : null}
+      {capture.reason ? <span className="capture-reason">{t(k('reason'), { reason: capture.reason })}</span> : null}
     </span>
   );
 }
