@@ -51,6 +51,14 @@ describe('the address rule', () => {
     ['[::ffff:10.0.0.1]', false],
     ['64:ff9b::a00:1', false],
     ['2002:7f00:1::', false],
+    ['::ffff:0:127.0.0.1', false],
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:93.184.215.14', false],
+    ['64:ff9b:1::a00:1', false],
+    ['64:ff9b:1:ffff::5db8:d70e', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    ['2001::1', false],
+    ['2001:4860:4860::8888', true],
     ['93.184.215.14', true],
     ['2606:4700::1111', true],
     ['::ffff:93.184.215.14', true],
@@ -70,6 +78,17 @@ describe('the address rule', () => {
     await expect(policy.checkUrl('http://[::ffff:127.0.0.1]/')).rejects.toThrow(/not a public/);
     await expect(policy.checkUrl('http://allowed.test:9090/')).rejects.toThrow(/not a public/);
     expect(await policy.checkUrl('http://allowed.test:8080/page')).toEqual({ address: '10.0.0.2', family: 4 });
+  });
+
+  it('takes a name that does not resolve for a failure to try again, not a refusal', async () => {
+    const policy = new AddressPolicy([], async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND gone.test'), { code: 'ENOTFOUND' });
+    });
+    const err = await policy.checkUrl('https://gone.test/').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(CaptureRefused);
+    expect((err as Error).message).toMatch(/could not be resolved \(ENOTFOUND\)/);
+    await expect(new AddressPolicy([], async () => []).checkUrl('https://empty.test/')).rejects.not.toBeInstanceOf(CaptureRefused);
   });
 
   it('finds the URLs a record cites, once each', () => {
@@ -396,6 +415,20 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     const { body } = await capturesOf('links', id, editor.auth);
     expect(body.captures[0]!.status).toBe('failed');
     expect(body.captures[0]!.reason).toMatch(/not a public internet address/);
+    expect(forbiddenHits).toBe(0);
+  });
+
+  it('refuses an IPv4-translated address once, for good; tries a name that does not resolve again', async () => {
+    const port = new URL(forbiddenBase).port;
+    const translated = await createLink(`http://[::ffff:0:7f00:1]:${port}/secret`);
+    const unresolved = await createLink('http://capture-test.invalid/page');
+    await drainAll();
+    const [refused] = (await capturesOf('links', translated, editor.auth)).body.captures;
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(refused!.reason).toMatch(/^refused: .*not a public internet address/);
+    const [retried] = (await capturesOf('links', unresolved, editor.auth)).body.captures;
+    expect(retried).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(retried!.reason).toMatch(/^failed after 3 attempts: the host capture-test\.invalid could not be resolved/);
     expect(forbiddenHits).toBe(0);
   });
 
