@@ -128,8 +128,8 @@ async function main() {
   console.log(`Machine: ${results.machine.cpus} CPUs (${results.machine.cpuModel}), load ${results.machine.loadAvg1m.toFixed(1)}, Node ${process.version}`);
   console.log(`Work folder: ${work}\n`);
   const haveWrk =
-    (opts.only.includes('http') || opts.only.includes('footprint')) &&
-    (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http and footprint parts skipped' }));
+    ['http', 'footprint', 'search'].some((part) => opts.only.includes(part)) &&
+    (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http and footprint parts, and the load runs of the search part, skipped' }));
   const doHttp = opts.only.includes('http') && haveWrk;
   const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
   const dataDir = path.join(work, 'data');
@@ -162,7 +162,16 @@ async function main() {
         if (opts.only.includes('search')) {
           const site = await startSite(siteOptions);
           try {
-            results.search[size] = await runSearch({ site, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
+            results.search[size] = await runSearch({
+              site,
+              runs: opts.runs,
+              authorization: await signedInReader({ site, dataDir, databaseUrl }),
+              work,
+              durationS: opts.duration,
+              connections: opts.connections,
+              size,
+              load: haveWrk,
+            });
           } finally {
             await site.stop();
           }

@@ -73,3 +73,44 @@ export function printVerdicts(verdicts) {
   console.log('Targets:');
   for (const { target, figure, met } of verdicts) console.log(`  ${met ? 'met    ' : 'NOT met'}  ${target}: ${figure}`);
 }
+
+/** Issue 43's search targets: unique searches under load at 100k records, and one uncached search at 1M. */
+export const SEARCH_LOAD_TARGETS = {
+  atSize: 100_000,
+  requestsPerSec: 500,
+  p99Ms: 100,
+  oneSearchAtSize: 1_000_000,
+  oneSearchP95Ms: 50,
+  oneSearchKinds: ['commonWordTwoFacets', 'amharicPhraseTwoFacets', 'rareWord'],
+};
+
+/**
+ * Verdicts on the search part at one size (phase-search.mjs): at 100k records, every unique-search load run (the common
+ * word with two facets, and the mix) against throughput and p99; at 1M, the uncached series of a common word with two
+ * facets, an Amharic phrase with two facets and a rare word against their p95. Other sizes: none.
+ */
+export function searchVerdicts(result, size) {
+  const t = SEARCH_LOAD_TARGETS;
+  const verdicts = [];
+  if (size === t.atSize) {
+    for (const [name, run] of Object.entries(result.load ?? {})) {
+      verdicts.push({
+        target: `unique searches (${name}) at ${size.toLocaleString('en')} records: >= ${t.requestsPerSec} req/s, p99 <= ${t.p99Ms} ms`,
+        figure: `${Math.round(run.requestsPerSec).toLocaleString('en')} req/s, p99 ${run.p99Ms?.toFixed(1)} ms, ${run.non2xx + run.socketErrors} refused or failed`,
+        met: run.requestsPerSec >= t.requestsPerSec && run.p99Ms !== null && run.p99Ms <= t.p99Ms && run.socketErrors === 0,
+      });
+    }
+  }
+  if (size === t.oneSearchAtSize) {
+    for (const kind of t.oneSearchKinds) {
+      const series = result.uncached?.[kind];
+      if (!series) continue;
+      verdicts.push({
+        target: `one uncached search (${kind}) at ${size.toLocaleString('en')} records: p95 <= ${t.oneSearchP95Ms} ms`,
+        figure: `p95 ${series.p95Ms.toFixed(1)} ms`,
+        met: series.p95Ms <= t.oneSearchP95Ms,
+      });
+    }
+  }
+  return verdicts;
+}

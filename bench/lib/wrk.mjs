@@ -36,10 +36,10 @@ export function parseWrk(output) {
  * longer do: the cache keys on the parameters that change the answer.) `authorization`: a signed-in reader's session
  * (see reader.mjs), so the answer is produced for that reader on every request and never cached: the signed-in path.
  * `uniqueFrom`: the offset the unique pages start after, so a second run asks for pages the first did not.
- * `wrapAt`: the list's total. Offsets then stay inside the list: past it they start again at 0 with a page one entry
+ * `lua`: a request script of the caller's own instead. `wrapAt`: the list's total. Offsets then stay inside the list: past it they start again at 0 with a page one entry
  * longer, so every request is still another page (pages past the end are empty, and cost far less than real ones).
  */
-export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, uniqueFrom = 0, wrapAt = 0, authorization = null, scriptFile }) {
+export async function runWrk({ url, threads = 1, connections = 32, durationS = 10, uniquePaths = false, uniqueFrom = 0, wrapAt = 0, authorization = null, scriptFile, lua = null }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${durationS}s`, '--timeout', '5s', '--latency', '-H', 'Accept-Encoding: gzip'];
   if (authorization) args.push('-H', `Authorization: ${authorization}`);
   if (uniquePaths) {
@@ -57,6 +57,11 @@ export async function runWrk({ url, threads = 1, connections = 32, durationS = 1
       scriptFile,
       `local n = ${Math.max(0, Math.floor(uniqueFrom))}\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", ${page})\nend\n`,
     );
+    args.push('-s', scriptFile);
+  }
+  if (lua) {
+    // A request script of the caller's own (e.g. a mix of unique searches).
+    writeFileSync(scriptFile, lua);
     args.push('-s', scriptFile);
   }
   args.push(url);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footprintVerdicts, httpVerdicts, TARGETS } from '../lib/targets.mjs';
+import { footprintVerdicts, httpVerdicts, SEARCH_LOAD_TARGETS, searchVerdicts, TARGETS } from '../lib/targets.mjs';
 
 const MB = 1024 * 1024;
 
@@ -46,5 +46,25 @@ describe('bench targets', () => {
     expect(verdictOf(footprintVerdicts({ ...result, startSeconds: 3.2 }), 'start')?.met).toBe(false);
     // With --pg only the site's process is measured, so only the start is judged.
     expect(footprintVerdicts({ ...result, embedded: false }).map((v) => v.target)).toEqual([expect.stringMatching(/^start/)]);
+  });
+
+  it('judges unique searches under load at 100k records, and one uncached search of each kind at 1M', () => {
+    const load = (requestsPerSec, p99Ms) => ({ requestsPerSec, p99Ms, p50Ms: 10, non2xx: 0, socketErrors: 0, cachedBeside: {} });
+    const series = (p95Ms) => ({ medianMs: p95Ms / 2, p95Ms });
+    const result = {
+      load: { commonWordTwoFacets: load(600, 80), mix: load(499, 80) },
+      uncached: { commonWordTwoFacets: series(40), amharicPhraseTwoFacets: series(51), rareWord: series(5), misspeltName: series(500) },
+    };
+    const at100k = searchVerdicts(result, SEARCH_LOAD_TARGETS.atSize);
+    expect(at100k.map((v) => v.met)).toEqual([true, false]);
+    expect(at100k[0].figure).toBe('600 req/s, p99 80.0 ms, 0 refused or failed');
+    expect(searchVerdicts({ ...result, load: { mix: load(900, 101) } }, 100_000)[0].met).toBe(false);
+    const at1m = searchVerdicts(result, SEARCH_LOAD_TARGETS.oneSearchAtSize);
+    expect(at1m.map((v) => [v.target.match(/\((\w+)\)/)[1], v.met])).toEqual([
+      ['commonWordTwoFacets', true],
+      ['amharicPhraseTwoFacets', false],
+      ['rareWord', true],
+    ]);
+    expect(searchVerdicts(result, 1000)).toEqual([]);
   });
 });

@@ -88,6 +88,12 @@ const envSchema = z.object({
    * with its own memory.
    */
   DATABASE_POOL_SIZE: positiveInt(1000).optional(),
+  /**
+   * Searches (and statistics with words) computed at once by this process; more wait up to SEARCH_QUEUE_MS for a turn,
+   * then get 503 with Retry-After. Default: the CPUs, at least two.
+   */
+  SEARCH_CONCURRENCY: positiveInt(1000).optional(),
+  SEARCH_QUEUE_MS: positiveInt(60_000).default(1000),
   CAMPAIGN_SCRUB_DAYS: positiveInt(3650).default(28),
   SAMPLE_DATA: bool.optional(),
   INITIAL_SUPER_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),

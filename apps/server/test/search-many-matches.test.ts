@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, searchFiltersSchema, type SearchResponse } from '@app/shared';
 import { rowsOf } from '../src/db';
 import { searchRecords, estimate, type SearchLimits } from '../src/modules/search/query';
+import { SearchKnowledge } from '../src/modules/search/knowledge';
+import { matchConditions } from '../src/modules/search/match';
+import { sampleCounts } from '../src/modules/search/sample';
+import { queryShare, WordFrequencies } from '../src/modules/search/word-frequencies';
 import type { SearchCursor } from '../src/modules/search/cursor';
 import { call, createTestApp, type TestApp } from './helpers';
 
@@ -46,8 +50,8 @@ describe('search with many matches', () => {
 
   it('up to the limit, counts exactly and ranks', async () => {
     const page = await find({ q: 'sparseword', region: ['afar'] });
-    // n % 15 == 0: 200 rows, more than 50, so this one is estimated too; one more filter brings it under the limit.
-    expect(page.estimated).toBe(true);
+    // n % 15 == 0: 200 rows, more than 50: not ranked (newest first), and counted exactly since all fit in the sample.
+    expect(page).toMatchObject({ total: 200, estimated: false, order: 'newest' });
     const exact = await find({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' });
     // n % 60 == 0: 50 rows, exactly the limit.
     expect(exact).toMatchObject({ total: 50, estimated: false, order: 'relevance' });
@@ -101,8 +105,11 @@ describe('search with many matches', () => {
     const res = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented` });
     expect(res.status).toBe(200);
     const body = res.body as SearchResponse;
-    // 3,000 matches, more than the real limit: newest first; the sample is the whole small table, so it is exact.
-    expect(body).toMatchObject({ total: ROWS, estimated: false, order: 'newest' });
+    // 3,000 matches, more than the real limit (1,000) and than a sample reads (2,000): newest first, estimated from the
+    // records whose id hashes into an eighth of them.
+    expect(body).toMatchObject({ estimated: true, order: 'newest' });
+    expect(body.total).toBeGreaterThan(ROWS * 0.8);
+    expect(body.total).toBeLessThan(ROWS * 1.2);
     const next = await call(t.app, { method: 'GET', url: `${API_BASE}/search?q=invented&cursor=${body.nextCursor}` });
     expect(next.status).toBe(200);
     expect((next.body as SearchResponse).hits[0]!.record._id).not.toBe(body.hits[0]!.record._id);
@@ -114,6 +121,62 @@ describe('search with many matches', () => {
       const page = await find({ q });
       expect(page.total, q).toBe(0);
     }
+  });
+
+  it('knows how common words are from PostgreSQL\'s statistics of the index, without counting', async () => {
+    const words = new WordFrequencies(t.app.db);
+    expect(words.share('crowdword')).toEqual({ low: 0, high: 1 }); // not read yet: anything
+    await words.refresh();
+    expect(words.recordCount).toBe(ROWS);
+    expect(words.share('crowdword').low).toBeCloseTo(1, 2);
+    expect(words.share('sparseword').low).toBeCloseTo(0.2, 2);
+    const unknown = words.share('nosuchword');
+    expect(unknown.low).toBe(0);
+    expect(unknown.high).toBeLessThanOrEqual(words.share('sparseword').low); // below the least share listed
+  });
+
+  it('bounds the share a query finds from the shares of its words, read as websearch_to_tsquery reads it', () => {
+    const shares: Record<string, number> = { a: 0.5, b: 0.2, c: 0.1 };
+    const shareOf = (word: string) => ({ low: shares[word] ?? 0, high: shares[word] ?? 0.01 });
+    const near = (share: { low: number; high: number }) => [Number(share.low.toFixed(4)), Number(share.high.toFixed(4))];
+    expect(near(queryShare('a b', shareOf))).toEqual([0.1, 0.2]); // both: independent at least, together at most
+    expect(near(queryShare('"A B"', shareOf))).toEqual([0.1, 0.2]);
+    expect(near(queryShare('b or c', shareOf))).toEqual([0.2, 0.3]);
+    expect(near(queryShare('a b or c', shareOf))).toEqual([0.1, 0.3]); // a & (b | c)
+    expect(near(queryShare('a -b', shareOf))).toEqual([0.4, 0.5]);
+    expect(near(queryShare('zz', shareOf))).toEqual([0, 0.01]);
+    expect(near(queryShare('', shareOf))).toEqual([0, 0]);
+  });
+
+  it('counts many matches in a hashed part of the records and scales them; few, all of them', async () => {
+    const { indexed } = matchConditions(searchFiltersSchema.parse({ q: 'crowdword' }), everyone, 'text');
+    const all = await sampleCounts(t.app.db, indexed, 5000, null);
+    expect(all).toMatchObject({ total: ROWS, estimated: false });
+    // More than 100 match: the eighth of the records whose id hashes to 0 holds about 375, the 64th about 47.
+    const part = await sampleCounts(t.app.db, indexed, 100, null);
+    expect(part.estimated).toBe(true);
+    expect(part.total).toBeGreaterThan(ROWS * 0.5);
+    expect(part.total).toBeLessThan(ROWS * 1.5);
+    expect(part.total % 10).toBe(0); // two significant digits
+  });
+
+  it('a search its statistics say has many matches is estimated without counting them first', async () => {
+    const knowledge = new SearchKnowledge(t.app.db);
+    await knowledge.words.refresh();
+    const statements: string[] = [];
+    const db = Object.create(t.app.db) as typeof t.app.db;
+    db.execute = ((query: Parameters<typeof t.app.db.execute>[0]) => {
+      statements.push((t.app.db as any).dialect.sqlToQuery(query).sql);
+      return t.app.db.execute(query);
+    }) as typeof t.app.db.execute;
+    const page = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'crowdword' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
+    expect(page).toMatchObject({ estimated: true, order: 'newest' });
+    expect(page.hits).toHaveLength(20);
+    // No statement ranked the matches (the exact search's row_number), nor counted them to the limit.
+    expect(statements.filter((text) => text.includes('row_number()'))).toEqual([]);
+    // A rare word is still counted and ranked.
+    const rare = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
+    expect(rare).toMatchObject({ total: 50, estimated: false, order: 'relevance' });
   });
 
   it('rounds estimates to two significant digits', () => {

@@ -227,9 +227,35 @@ function statsDateIndexPart(fields: RegistryFields): RegistryPart {
   };
 }
 
+/**
+ * The hashed parts of the records a search with many matches counts in (modules/search/sample.ts): the records whose
+ * id hashes to 0 modulo each divisor, each with a GIN index of its own.
+ */
+export const SEARCH_SAMPLE_DIVISORS = [8, 64, 512] as const;
+
+/** The condition of the part 1/divisor, over the records table's `id` as written (`records.id` in a query). */
+export function searchSamplePredicate(divisor: number, id = 'id'): string {
+  return `(hashtext(${id}::text) & ${divisor - 1}) = 0`;
+}
+
+function searchSamplePart(): RegistryPart {
+  const text = SEARCH_SAMPLE_DIVISORS.map(
+    (d) => `CREATE INDEX "records_search_sample_${d}_idx" ON "records" USING gin ("search_vector") WHERE "deleted_at" is null and ${searchSamplePredicate(d)};`,
+  ).join(BREAK);
+  return {
+    name: 'records_search_sample_idx',
+    find: /CREATE INDEX "records_search_sample_8_idx"[\s\S]*?"records_search_sample_512_idx"[^;]*;/g,
+    text,
+    // Dropped with search_vector when it is made again; otherwise made here.
+    apply: [...SEARCH_SAMPLE_DIVISORS.map((d) => `DROP INDEX IF EXISTS "records_search_sample_${d}_idx";`), text].join(BREAK),
+    after: ['search_vector'],
+    uses: [],
+  };
+}
+
 /** Every part, in the order a migration applies them. */
 export function registryParts(fields: RegistryFields = registryFields()): RegistryPart[] {
-  return [stemmerPart(), searchVectorPart(fields), searchNamesPart(fields), searchDatePart(fields), statsTriggerPart(fields), statsDateIndexPart(fields)];
+  return [stemmerPart(), searchVectorPart(fields), searchSamplePart(), searchNamesPart(fields), searchDatePart(fields), statsTriggerPart(fields), statsDateIndexPart(fields)];
 }
 
 const spacing = (text: string) => text.replace(/\s+/g, ' ').trim();

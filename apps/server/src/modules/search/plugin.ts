@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, SEARCH_FACETS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, UNKNOWN_REGION, searchQuerySchema } from '@app/shared';
 import { sendReadFor } from '../cache/send-read';
 import { SEARCH_LIMITS } from './query';
+import { inSearchTurn } from '../collection/limiter';
+import { SearchKnowledge } from './knowledge';
 import { computeSearch, normaliseSearchQuery } from './reads';
 
 /**
@@ -11,6 +13,7 @@ import { computeSearch, normaliseSearchQuery } from './reads';
  */
 const searchArea: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const knowledge = new SearchKnowledge(app.db);
   app.get(
     `${API_BASE}/search`,
     {
@@ -35,7 +38,7 @@ const searchArea: FastifyPluginAsync = async (fastify) => {
     },
     (request, reply) => {
       const query = normaliseSearchQuery(request.query);
-      return sendReadFor(app, request, reply, (includePrivate) => computeSearch(app, query, includePrivate), { query });
+      return sendReadFor(app, request, reply, (includePrivate) => inSearchTurn(app.config, () => computeSearch(app, query, includePrivate, knowledge)), { query });
     },
   );
 };

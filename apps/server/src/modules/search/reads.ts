@@ -2,7 +2,8 @@ import { SEARCH_LIMIT_DEFAULT, type SearchQuery } from '@app/shared';
 import { JoinedParts } from '../../compression';
 import { answer, etagOf, recordsAsFragments, type ReadResponse, type RecordReadServices } from '../records/reads';
 import { decodeSearchCursor, encodeSearchCursor } from './cursor';
-import { searchRecords } from './query';
+import type { SearchKnowledge } from './knowledge';
+import { searchRecords, SEARCH_LIMITS } from './query';
 
 /** The search's parameters as they decide the answer: validated, sorted, without repeats or default values. */
 export function normaliseSearchQuery(query: SearchQuery): SearchQuery {
@@ -18,7 +19,7 @@ export function normaliseSearchQuery(query: SearchQuery): SearchQuery {
  * The search's answer, serialised: each hit is a record's JSON as every read shows it (the records' kept fragments,
  * so a page of hits is not serialised again) with its snippet, then the facet counts and the next page's cursor.
  */
-export async function computeSearch(app: RecordReadServices, query: SearchQuery, includePrivate: boolean): Promise<ReadResponse> {
+export async function computeSearch(app: RecordReadServices, query: SearchQuery, includePrivate: boolean, knowledge?: SearchKnowledge): Promise<ReadResponse> {
   const { cursor: cursorText, limit, ...filters } = query;
   let cursor = null;
   if (cursorText !== undefined) {
@@ -26,7 +27,7 @@ export async function computeSearch(app: RecordReadServices, query: SearchQuery,
     if (!cursor) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
   }
   const generation = app.recordFragments.currentGeneration();
-  const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate });
+  const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate }, SEARCH_LIMITS, knowledge);
   const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation);
   const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"estimated":${found.estimated},"order":"${found.order}","hits":[`)];
   let first = true;

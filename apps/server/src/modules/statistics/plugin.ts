@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { API_BASE, can, searchFiltersSchema, type SearchFilters } from '@app/shared';
 import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
+import { inSearchTurn } from '../collection/limiter';
 import { computeStatistics } from './queries';
 
 /** GET /statistics: counts of the records matching the filters of the collection, for /statistics and /map. */
@@ -20,7 +21,9 @@ const statisticsArea: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const filters = request.query as SearchFilters;
-      const produce = async (includePrivate: boolean) => (await computeStatistics(app.db, filters, { includePrivate })).statistics;
+      const count = async (includePrivate: boolean) => (await computeStatistics(app.db, filters, { includePrivate })).statistics;
+      // With words the records themselves are counted, as a search counts them: in a search's turn.
+      const produce = (includePrivate: boolean) => (filters.q ? inSearchTurn(app.config, () => count(includePrivate)) : count(includePrivate));
       if (!request.hasAuthHeader) {
         return app.publicCache.serve(
           request,

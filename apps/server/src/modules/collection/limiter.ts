@@ -1,0 +1,100 @@
+import { availableParallelism } from 'node:os';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+
+/**
+ * At most `concurrency` searches computed at once by this server; more wait for a turn, up to `waitMs`, in the order
+ * they came, and at most `queueMax` of them: the rest are refused at once. A burst of unique searches (a crawler, a
+ * shared link with varied filters) then queues behind a few, and the database keeps connections and CPU for the reads
+ * that are not searches (record pages, lists), while cached answers never reach it.
+ */
+export class SearchLimiter {
+  private running = 0;
+  private readonly waiting: { admit: () => void; timer: NodeJS.Timeout }[] = [];
+  /** Searches refused since start (for /metrics and tests). */
+  refused = 0;
+
+  constructor(
+    readonly concurrency: number,
+    readonly waitMs: number,
+    readonly queueMax = concurrency * 16,
+  ) {}
+
+  /** A turn: its release, or null when none came within waitMs (or too many wait already). */
+  acquire(): Promise<(() => void) | null> {
+    if (this.running < this.concurrency) {
+      this.running++;
+      return Promise.resolve(this.releaser());
+    }
+    if (this.waiting.length >= this.queueMax) {
+      this.refused++;
+      return Promise.resolve(null);
+    }
+    return new Promise((resolve) => {
+      const turn = {
+        admit: () => {
+          clearTimeout(turn.timer);
+          resolve(this.releaser());
+        },
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(turn), 1);
+          this.refused++;
+          resolve(null);
+        }, this.waitMs),
+      };
+      this.waiting.push(turn);
+    });
+  }
+
+  /** Runs `task` in a turn; `busy()` answers instead when no turn came. */
+  async run<T>(task: () => Promise<T>, busy: () => T): Promise<T> {
+    const release = await this.acquire();
+    if (!release) return busy();
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
+  /** Searches being computed, and waiting. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      // The turn passes to the next in line without being counted free in between.
+      if (next) next.admit();
+      else this.running--;
+    };
+  }
+}
+
+const limiters = new WeakMap<Config, SearchLimiter>();
+
+/**
+ * The limiter of this server (one per configuration, so the search and the statistics with words share it):
+ * SEARCH_CONCURRENCY searches at once (default: the CPUs, at least two), waiting up to SEARCH_QUEUE_MS.
+ */
+export function searchLimiterOf(config: Config): SearchLimiter {
+  let limiter = limiters.get(config);
+  if (!limiter) limiters.set(config, (limiter = new SearchLimiter(config.SEARCH_CONCURRENCY ?? Math.max(2, availableParallelism()), config.SEARCH_QUEUE_MS)));
+  return limiter;
+}
+
+/** The answer to a search that got no turn: 503, to be asked again in a second. */
+export function searchesBusy(): AppError {
+  return new AppError(503, { message: 'Too many searches at once; try again in a moment' }, { 'retry-after': '1' });
+}
+
+/** Runs a search in a turn of this server's limiter, or refuses it (503 with Retry-After). */
+export function inSearchTurn<T>(config: Config, search: () => Promise<T>): Promise<T> {
+  return searchLimiterOf(config).run(search, () => {
+    throw searchesBusy();
+  });
+}

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { SearchFilters } from '@app/shared';
+import { rowsOf, type Db } from '../../db';
+import type { Visibility } from '../collection/filters';
+import { statisticsRows } from '../collection/stats-rows';
+import { queryShare, WordFrequencies } from './word-frequencies';
+
+/** How many records a search is expected to find before it looks: bounds, and the part of all records they are. */
+export interface Expected {
+  low: number;
+  high: number;
+  /** The records the search could find (its filters, but words and dates), out of... */
+  filtered: number;
+  /** ...the records in the table. */
+  records: number;
+}
+
+/**
+ * What a search knows before it runs, so that it can choose its way without counting: how common its words are
+ * (PostgreSQL's statistics, word-frequencies.ts) and how many records its filters leave (record_stats, the counts the
+ * statistics read, kept a few seconds per filter set: a burst of searches with the same filters reads them once).
+ */
+export class SearchKnowledge {
+  readonly words: WordFrequencies;
+  private readonly filtered = new LRUCache<string, Promise<number>>({ max: 1000, ttl: 10_000 });
+
+  constructor(private readonly db: Db) {
+    this.words = new WordFrequencies(db);
+  }
+
+  /** The matches expected of a search with words, or null when the words' statistics are not known yet. */
+  async expected(filters: SearchFilters, visibility: Visibility): Promise<Expected | null> {
+    void this.words.refresh();
+    if (!filters.q || !this.words.recordCount) return null;
+    const share = queryShare(filters.q, (lexeme) => this.words.share(lexeme));
+    const filtered = await this.filteredCount(filters, visibility);
+    return { low: filtered * share.low, high: filtered * share.high, filtered, records: this.words.recordCount };
+  }
+
+  /** The records that the filters but the words and dates leave (dates only narrow it: an upper bound). */
+  private filteredCount(filters: SearchFilters, visibility: Visibility): Promise<number> {
+    const { q: _q, from: _from, to: _to, ...rest } = filters;
+    const key = JSON.stringify([rest, visibility.includePrivate]);
+    let count = this.filtered.get(key);
+    if (!count) {
+      const { rows } = statisticsRows({ ...rest, q: undefined, from: undefined, to: undefined }, visibility);
+      count = rowsOf<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
+      void count.catch(() => this.filtered.delete(key));
+      this.filtered.set(key, count);
+    }
+    return count;
+  }
+}

@@ -1,0 +1,83 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { SEARCH_LIMIT_DEFAULT } from '@app/shared';
+import { rowsOf, type Db } from '../../db';
+import { records } from '../../db/schema';
+import type { SearchCursor } from './cursor';
+import { and, cursorAfter, NEWEST_FIRST, RECORD_COLUMNS, snippetTextOf, type MatchConditions } from './match';
+import { highlightTerms, snippetOf } from './snippet';
+import type { SearchInput, SearchLimits, SearchPage } from './types';
+
+/** A hit found, with the text of its snippet. */
+interface Found {
+  id: string;
+  createdAt: string;
+  text: string | null;
+}
+
+/** A step of the walk: its matches, the last record it read, and how many it read (fewer than asked: the end). */
+interface WalkRow {
+  hits: Found[] | null;
+  last: { id: string; createdAt: string } | null;
+  read: number;
+}
+
+/**
+ * A page of the records matching the conditions, newest first. Where matches are many, the records are read newest
+ * first, a step at a time, and tested: a page among thousands of matches is found in the first steps, and no plan
+ * depends on PostgreSQL's guess of how many match. `share` is the part of the records read that is expected to match
+ * (null: unknown); it sizes the steps, and when matches are too sparse for the steps to find a page, or what the steps
+ * leave unfound, the planner is asked for (it intersects the index's lists).
+ */
+export async function newestPage(db: Db, conditions: MatchConditions, input: SearchInput, limits: SearchLimits, share: number | null): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
+  const { cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
+  const want = limit + 1;
+  const found: Found[] = [];
+  let after: SearchCursor | null = cursor && 'createdAt' in cursor ? cursor : null;
+  // Enough records per step to hold the page about one and a half times, when the share is known.
+  const step = share === null ? limits.walkStep : Math.max(Math.min(100, limits.walkStep), Math.min(limits.walkStep, Math.ceil((1.5 * want) / Math.max(share, 1e-9))));
+  const walk = share === null || share * limits.walkStep * limits.walkSteps >= 2 * want;
+  const text = snippetTextOf(conditions);
+  for (let i = 0; walk && i < limits.walkSteps && found.length < want; i++) {
+    const [row]: WalkRow[] = await rowsOf<WalkRow>(
+      db,
+      sql`with c as materialized (
+          select ${records.id} as id, ${records.createdAt} as created_at, (${and(conditions.where)}) as matched
+          from ${records} where ${records.deletedAt} is null and ${cursorAfter(after, RECORD_COLUMNS)}
+          order by ${NEWEST_FIRST} limit ${step}
+        )
+        select
+          (select json_agg(json_build_object('id', h.id, 'createdAt', h.created_at, 'text', ${text}) order by h.created_at desc, h.id desc)
+            from (select id, created_at from c where matched order by created_at desc, id desc limit ${want - found.length}) h
+            join ${records} on ${records.id} = h.id) as hits,
+          (select json_build_object('id', id, 'createdAt', created_at) from c order by created_at, id limit 1) as last,
+          (select count(*)::int from c) as read`,
+    );
+    found.push(...(row?.hits ?? []));
+    // A short step is the end of the records: nothing older is left to find.
+    if (!row?.last || row.read < step) return pageOf(found, limit, conditions.q);
+    after = { createdAt: row.last.createdAt, id: row.last.id };
+  }
+  if (found.length < want) found.push(...(await plannedRest(db, conditions, after, want - found.length, text)));
+  return pageOf(found, limit, conditions.q);
+}
+
+/** The newest `count` matches after `after`, as the planner finds them (through the index, or reading in order). */
+function plannedRest(db: Db, conditions: MatchConditions, after: SearchCursor | null, count: number, text: SQL): Promise<Found[]> {
+  return rowsOf<Found>(
+    db,
+    // As text: the position keeps its microseconds whatever the driver makes of a timestamp.
+    sql`select ${records.id} as id, ${records.createdAt}::text as "createdAt", ${text} as text from ${records}
+      where ${and(conditions.indexed)} and ${cursorAfter(after, RECORD_COLUMNS)}
+      order by ${NEWEST_FIRST} limit ${count}`,
+  );
+}
+
+function pageOf(found: Found[], limit: number, q: string | undefined): Pick<SearchPage, 'hits' | 'nextCursor'> {
+  const shown = found.slice(0, limit);
+  const terms = highlightTerms(q ?? '');
+  const last = shown.at(-1);
+  return {
+    hits: shown.map((hit) => ({ id: hit.id, snippet: snippetOf(hit.text, terms) })),
+    nextCursor: found.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+  };
+}

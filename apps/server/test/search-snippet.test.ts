@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { highlightTerms, snippetOf } from '../src/modules/search/snippet';
+
+const marked = (parts: { text: string; match: boolean }[]) => parts.map((p) => (p.match ? `[${p.text}]` : p.text)).join('');
+
+describe('search snippets', () => {
+  it('marks the words searched for, in any case, and not the words left out', () => {
+    const terms = highlightTerms('Lantern -blue "crossing dawn" or river');
+    expect([...terms].sort()).toEqual(['crossing', 'dawn', 'lantern', 'river']);
+    expect(marked(snippetOf('The blue LANTERN was crossing at dawn.', terms))).toBe('The blue [LANTERN] was [crossing] at [dawn]');
+  });
+
+  it('marks Amharic words in their inflected forms, and keeps Ge\'ez punctuation in the text', () => {
+    const parts = snippetOf('ጽሑፍ። የሙከራ መዝገቦች፣ ቤተሰብ', highlightTerms('ሙከራ መዝገብ'));
+    expect(marked(parts)).toBe('ጽሑፍ። [የሙከራ] [መዝገቦች]፣ ቤተሰብ');
+  });
+
+  it('cuts up to two pieces around the words found, joined by an ellipsis', () => {
+    const filler = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+    const text = `${filler(40, 'a')} needle ${filler(60, 'b')} needle ${filler(40, 'c')}`;
+    const parts = snippetOf(text, highlightTerms('needle'));
+    const shown = marked(parts);
+    expect(shown.split(' … ')).toHaveLength(2);
+    expect(shown.match(/\[needle\]/g)).toHaveLength(2);
+    expect(shown.split(/\s+/).length).toBeLessThanOrEqual(2 * 28 + 1);
+    expect(shown.startsWith('a34 ')).toBe(true);
+  });
+
+  it('shows the opening words when the words were found elsewhere (a title), and nothing without words', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ');
+    expect(marked(snippetOf(text, highlightTerms('title')))).toBe(Array.from({ length: 20 }, (_, i) => `w${i}`).join(' '));
+    expect(snippetOf(text, highlightTerms(''))).toEqual([]);
+    expect(snippetOf(null, highlightTerms('x'))).toEqual([]);
+  });
+});
