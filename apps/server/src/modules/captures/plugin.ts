@@ -15,7 +15,6 @@ import {
 } from '@app/shared';
 import type { LinkCaptureRow, RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
-import { PublicCopyAccess } from '../media/public-access';
 import { isUuid } from '../records/paging';
 import { findRecord } from '../records/repository';
 import { AddressPolicy } from './address-policy';
@@ -72,8 +71,8 @@ export default fp(
     });
     app.addHook('onClose', async () => capturer?.close());
 
-    // The same signing as hidden media copies: a browser opens a file's URL without the reader's token.
-    const signer = new PublicCopyAccess(app.db, config.jwtSecret);
+    // Links signed for their reader, as for hidden media copies: a browser opens a file's URL without the reader's token.
+    const links = app.media.links;
 
     async function readable(request: FastifyRequest, category: CategoryDef, rawId: string) {
       if (!isUuid(rawId)) throw httpError.notFound();
@@ -84,7 +83,7 @@ export default fp(
       return { row, actor };
     }
 
-    function fileDto(row: LinkCaptureRow, name: FileName, allowed: boolean, plain: boolean): CaptureFileDto | null {
+    function fileDto(row: LinkCaptureRow, name: FileName, allowed: boolean, plain: boolean, reader: Actor | null): CaptureFileDto | null {
       const column = FILES[name].column;
       const key = row[`${column}Key`];
       if (!key) return null;
@@ -92,11 +91,11 @@ export default fp(
       return {
         sha256: row[`${column}Sha256`]!,
         size: row[`${column}Size`]!,
-        url: !allowed ? null : plain ? url : `${url}?v=${signer.signature(key)}`,
+        url: !allowed ? null : plain || !reader || !links ? url : `${url}?v=${links.sign(key, reader)}`,
       };
     }
 
-    function captureDto(row: LinkCaptureRow, record: RecordRow, mayDownload: boolean, publicDownload: boolean): LinkCaptureDto {
+    function captureDto(row: LinkCaptureRow, record: RecordRow, mayDownload: boolean, publicDownload: boolean, reader: Actor | null): LinkCaptureDto {
       // Plain URLs where an anonymous reader would be let in anyway; signed ones for what only this reader may fetch.
       const openToAll = record.public;
       return {
@@ -111,9 +110,9 @@ export default fp(
         finalUrl: row.finalUrl,
         httpStatus: row.httpStatus,
         pageTitle: row.pageTitle,
-        screenshot: fileDto(row, 'screenshot.png', true, openToAll),
-        snapshot: fileDto(row, 'snapshot.mhtml', mayDownload, openToAll && publicDownload),
-        headers: fileDto(row, 'headers.json', mayDownload, openToAll && publicDownload),
+        screenshot: fileDto(row, 'screenshot.png', true, openToAll, reader),
+        snapshot: fileDto(row, 'snapshot.mhtml', mayDownload, openToAll && publicDownload, reader),
+        headers: fileDto(row, 'headers.json', mayDownload, openToAll && publicDownload, reader),
       };
     }
 
@@ -125,7 +124,7 @@ export default fp(
         publicDownload,
         canRequest: service.enabled && can.modify(actor, row),
         canConfigure: can.toggleAccess(actor),
-        captures: rows.map((c) => captureDto(c, row, mayDownload, publicDownload)),
+        captures: rows.map((c) => captureDto(c, row, mayDownload, publicDownload, actor)),
       };
     }
 
@@ -200,20 +199,20 @@ export default fp(
         const spec = FILES[file];
         const key = capture?.[`${spec.column}Key`];
         if (!capture || !key || !capture.recordId) throw httpError.notFound();
-        if (!signer.verify(key, (request.query as { v?: unknown }).v)) {
-          const record = await findRecord(app.db, capture.recordId);
-          const actor = await request.getActor();
-          if (!record || record.deletedAt || (!record.public && !can.readPrivate(actor))) throw httpError.notFound();
-          if (!spec.inline && !can.modify(actor, record) && !(await service.publicDownload(record.id))) {
-            throw actor ? httpError.forbidden('Only the record\'s editors may download this file') : httpError.unauthorized();
-          }
+        // Checked on every request, a signed link or not: a trashed record or a reader who lost the right stops it.
+        const record = await findRecord(app.db, capture.recordId);
+        const actor = links ? await links.readerOfRequest(request, key) : await request.getActor();
+        if (!record || record.deletedAt || (!record.public && !can.readPrivate(actor))) throw httpError.notFound();
+        if (!spec.inline && !can.modify(actor, record) && !(await service.publicDownload(record.id))) {
+          throw actor ? httpError.forbidden('Only the record\'s editors may download this file') : httpError.unauthorized();
         }
         const size = await app.media.storage.size(key);
         if (size === null) throw httpError.notFound();
         reply
           .header('content-type', spec.type)
           .header('content-length', size)
-          .header('cache-control', 'private, max-age=3600')
+          // A private record's file is asked for again each time, so a trash hides even what the browser kept.
+          .header('cache-control', record.public ? 'private, max-age=3600' : 'private, no-cache')
           .header('x-content-type-options', 'nosniff')
           // The captured page's own content never runs in the site's origin.
           .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
