@@ -5,7 +5,8 @@ export const f = {
   title: { name: 'title', kind: 'text', label: 'field.title', required: true },
   subtitle: { name: 'subtitle', kind: 'text', label: 'field.subtitle' },
   description: { name: 'description', kind: 'markdown', label: 'field.description', required: true },
-  createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt' },
+  // The published date orders lists, feeds and exports: one in the future would put its record first for ever.
+  createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt', notInFuture: true },
   fullName: { name: 'fullName', kind: 'text', label: 'field.fullName', cardLabel: 'record.victimName' },
   location: { name: 'location', kind: 'text', label: 'field.location' },
   region: { name: 'region', kind: 'region', label: 'field.region', hint: 'hint.region' },
