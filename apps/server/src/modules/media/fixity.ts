@@ -4,7 +4,7 @@ import { asc } from 'drizzle-orm';
 import type { MediaVerifyReport } from '@app/shared';
 import type { Db } from '../../db';
 import { media } from '../../db/schema';
-import { captureFiles } from '../captures/stored-files';
+import { captureFiles } from '../../db/capture-files';
 import type { Storage } from './storage';
 
 /**
