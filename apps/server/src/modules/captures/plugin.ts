@@ -34,6 +34,7 @@ export default fp(
           timeoutMs: config.CAPTURE_TIMEOUT_SECONDS * 1000,
           maxBytes: config.CAPTURE_MAX_MB,
           policy,
+          log: app.log,
         })),
       log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     });
