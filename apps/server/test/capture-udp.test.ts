@@ -102,14 +102,14 @@ describe.skipIf(!haveBrowser)(`the capture browser and UDP${haveBrowser ? '' : `
     const { titles, packets } = await captureAll({ isolation: 'none', webrtc: 'keep' });
     for (const name of WEBRTC_VARIANTS) expect(titles[name], name).toBe('attempted');
     expect(packets.length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it('with WebRTC removed from every frame before the page runs, nothing is sent (the guard left without a namespace)', async () => {
     const { titles, packets, isolated } = await captureAll({ isolation: 'none' });
     expect(isolated).toBe(false);
     for (const name of WEBRTC_VARIANTS) expect(titles[name], name).toMatch(/^failed: .*(RTCPeerConnection|not a constructor)/);
     expect(packets).toEqual([]);
-  }, 120_000);
+  });
 
   it.skipIf(!namespaces.ok)(
     `in a network namespace of its own, even a page that keeps WebRTC sends nothing${namespaces.ok ? '' : ` (skipped: ${namespaces.ok || namespaces.reason})`}`,
@@ -135,5 +135,5 @@ describe.skipIf(!haveBrowser)(`the capture browser and UDP${haveBrowser ? '' : `
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 });

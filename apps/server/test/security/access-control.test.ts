@@ -77,7 +77,7 @@ describe('access control matrix: every route as every caller, unseen records thr
       { name: 'super token signed with another key', headers: bearer(otherKey), actor: null, tokenValid: false },
       { name: 'alg none super token', headers: bearer(algNone), actor: null, tokenValid: false },
     ];
-  }, 120_000);
+  });
   afterAll(async () => t?.close());
 
   async function createRecord(category: CategoryDef, by: User, fields: Record<string, string> = {}, withImage = false) {
