@@ -27,18 +27,19 @@ const searchArea: FastifyPluginAsync = async (fastify) => {
           'Amharic words match as written) or, when that finds nothing, names and titles with a letter or two wrong ' +
           '(trigram similarity); ' +
           `without \`q\`, newest first. When more records match the words than are ranked (${SEARCH_LIMITS.exactUpTo}), hits go newest ` +
-          'first (`order: "newest"`) and `total` and `facets` are estimated from a random sample of the records, ' +
+          'first (`order: "newest"`) and `total` and `facets` are counted in a hashed part of the records and scaled, ' +
           'to two significant digits (`estimated: true`). `facets` counts the records found per value of ' +
           `${SEARCH_FACETS.join(', ')} (region "${UNKNOWN_REGION}": not recorded). Anonymous readers search public, ` +
           `live records only; signed-in readers also non-public ones. Pages of ${SEARCH_LIMIT_DEFAULT} ` +
           `(limit up to ${SEARCH_LIMIT_MAX}); the next page is \`cursor=<nextCursor>\`. Bad parameters: 400 ` +
-          'with the message of each field.',
+          'with the message of each field. More searches at once than the server computes wait briefly, then get 503 ' +
+          'with Retry-After.',
         querystring: searchQuerySchema,
       },
     },
     (request, reply) => {
       const query = normaliseSearchQuery(request.query);
-      return sendReadFor(app, request, reply, (includePrivate) => inSearchTurn(app.config, () => computeSearch(app, query, includePrivate, knowledge)), { query });
+      return sendReadFor(app, request, reply, (reader) => inSearchTurn(app.config, () => computeSearch(app, query, reader, knowledge)), { query });
     },
   );
 };
