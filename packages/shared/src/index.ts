@@ -12,3 +12,4 @@ export * from './places/regions';
 export * from './search';
 export * from './search-params';
 export * from './statistics';
+export * from './ids';
