@@ -85,7 +85,7 @@ test.describe('statistics and map', () => {
       if (req.resourceType() === 'script') scripts.push(req.url());
     });
     await page.goto('/');
-    await expect(page.getByRole('navigation').getByRole('link', { name: 'Statistics' })).toHaveAttribute('href', '/statistics');
+    await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Statistics', exact: true })).toHaveAttribute('href', '/statistics');
     expect(scripts.filter((url) => /Statistics|MapPage|ethiopia/i.test(url))).toEqual([]);
   });
 });
