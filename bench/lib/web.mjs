@@ -5,19 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { run } from './proc.mjs';
 import { ROOT } from './site.mjs';
+import { CHROMIUM_FLAGS } from '../../packages/shared/src/chromium-flags.ts';
+
+export { CHROMIUM_FLAGS };
 
 export const DIST = path.join(ROOT, 'apps/web/dist');
 export const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export async function buildWeb() {
   const started = performance.now();
@@ -108,7 +101,7 @@ export async function lighthouse(url, { browserPath = CHROMIUM, cpuSlowdown = DE
     cpuSlowdown === DEFAULT_CPU_SLOWDOWN
       ? undefined
       : { extends: 'lighthouse:default', settings: { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: cpuSlowdown } } };
-  const chrome = await chromeLauncher.launch({ chromePath: browserPath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({ chromePath: browserPath, chromeFlags: ['--headless', ...CHROMIUM_FLAGS], logLevel: 'silent' });
   try {
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`lighthouse ${url}: over 150 s`)), 150_000).unref());
     const result = await Promise.race([

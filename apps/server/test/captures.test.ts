@@ -10,7 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, CATEGORIES, type RecordCapturesDto } from '@app/shared';
+import { API_BASE, CATEGORIES, CHROMIUM_FLAGS, type RecordCapturesDto } from '@app/shared';
 import { auditLog, jobs, linkCaptures } from '../src/db/schema';
 import { AddressPolicy, CaptureRefused, isPublicAddress } from '../src/modules/captures/address-policy';
 import { browserAvailable } from '../src/modules/captures/browser';
@@ -51,6 +51,14 @@ describe('the address rule', () => {
     ['[::ffff:10.0.0.1]', false],
     ['64:ff9b::a00:1', false],
     ['2002:7f00:1::', false],
+    ['::ffff:0:127.0.0.1', false],
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:93.184.215.14', false],
+    ['64:ff9b:1::a00:1', false],
+    ['64:ff9b:1:ffff::5db8:d70e', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    ['2001::1', false],
+    ['2001:4860:4860::8888', true],
     ['93.184.215.14', true],
     ['2606:4700::1111', true],
     ['::ffff:93.184.215.14', true],
@@ -70,6 +78,17 @@ describe('the address rule', () => {
     await expect(policy.checkUrl('http://[::ffff:127.0.0.1]/')).rejects.toThrow(/not a public/);
     await expect(policy.checkUrl('http://allowed.test:9090/')).rejects.toThrow(/not a public/);
     expect(await policy.checkUrl('http://allowed.test:8080/page')).toEqual({ address: '10.0.0.2', family: 4 });
+  });
+
+  it('takes a name that does not resolve for a failure to try again, not a refusal', async () => {
+    const policy = new AddressPolicy([], async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND gone.test'), { code: 'ENOTFOUND' });
+    });
+    const err = await policy.checkUrl('https://gone.test/').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(CaptureRefused);
+    expect((err as Error).message).toMatch(/could not be resolved \(ENOTFOUND\)/);
+    await expect(new AddressPolicy([], async () => []).checkUrl('https://empty.test/')).rejects.not.toBeInstanceOf(CaptureRefused);
   });
 
   it('finds the URLs a record cites, once each', () => {
@@ -351,7 +370,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     const dir = mkdtempSync(path.join(os.tmpdir(), 'capture-offline-'));
     const file = path.join(dir, 'snapshot.mhtml');
     writeFileSync(file, twentySnapshot!);
-    const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: browserPath, args: [...CHROMIUM_FLAGS] });
     try {
       const context = await browser.newContext({ offline: true });
       const requested: string[] = [];
@@ -376,9 +395,15 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('refuses a loopback URL that is not admitted, before any request reaches it', async () => {
     const id = await createLink(`${forbiddenBase}/secret`);
     await drainAll();
-    const { body } = await capturesOf('links', id);
+    const { body } = await capturesOf('links', id, editor.auth);
     expect(body.captures[0]).toMatchObject({ status: 'failed', snapshot: null, screenshot: null });
     expect(body.captures[0]!.reason).toMatch(/refused: .*127\.0\.0\.1, which is not a public internet address/);
+    // What the server's DNS resolves is for the record's editors (and the audit log), not every reader.
+    for (const reader of [{}, other.auth]) {
+      const seen = (await capturesOf('links', id, reader)).body.captures[0]!;
+      expect(seen).toMatchObject({ status: 'failed', reason: null });
+    }
+    expect((await capturesOf('links', id, admin.auth)).body.captures[0]!.reason).toMatch(/127\.0\.0\.1/);
     expect(forbiddenHits).toBe(0);
     const failures = await t.app.db.select().from(auditLog).where(eq(auditLog.subject, `capture:${body.captures[0]!.id}`));
     expect(failures.map((f) => f.action)).toEqual(['capture.failed']);
@@ -387,9 +412,23 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('blocks a redirect from an admitted host to one that is not', async () => {
     const id = await createLink(`${base}/to-forbidden`);
     await drainAll();
-    const { body } = await capturesOf('links', id);
+    const { body } = await capturesOf('links', id, editor.auth);
     expect(body.captures[0]!.status).toBe('failed');
     expect(body.captures[0]!.reason).toMatch(/not a public internet address/);
+    expect(forbiddenHits).toBe(0);
+  });
+
+  it('refuses an IPv4-translated address once, for good; tries a name that does not resolve again', async () => {
+    const port = new URL(forbiddenBase).port;
+    const translated = await createLink(`http://[::ffff:0:7f00:1]:${port}/secret`);
+    const unresolved = await createLink('http://capture-test.invalid/page');
+    await drainAll();
+    const [refused] = (await capturesOf('links', translated, editor.auth)).body.captures;
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(refused!.reason).toMatch(/^refused: .*not a public internet address/);
+    const [retried] = (await capturesOf('links', unresolved, editor.auth)).body.captures;
+    expect(retried).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(retried!.reason).toMatch(/^failed after 3 attempts: the host capture-test\.invalid could not be resolved/);
     expect(forbiddenHits).toBe(0);
   });
 
@@ -409,11 +448,13 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
   it('retries a failing capture, then shows it failed with the reason', async () => {
     const id = await createLink(`${base}/flaky`);
     expect(await t.app.jobs.drain()).toBe(1);
-    const waiting = (await capturesOf('links', id)).body.captures[0]!;
+    const waiting = (await capturesOf('links', id, editor.auth)).body.captures[0]!;
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1 });
     expect(waiting.reason).toMatch(/^attempt 1 of 3 failed: the page could not be loaded/);
+    expect((await capturesOf('links', id)).body.captures[0]).toMatchObject({ status: 'queued', reason: null });
     await drainAll();
-    const failed = (await capturesOf('links', id)).body.captures[0]!;
+    expect((await capturesOf('links', id)).body.captures[0]).toMatchObject({ status: 'failed', reason: null });
+    const failed = (await capturesOf('links', id, editor.auth)).body.captures[0]!;
     expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
     expect(failed.reason).toMatch(/^failed after 3 attempts: the page could not be loaded/);
     expect(flakyHits).toBe(3);

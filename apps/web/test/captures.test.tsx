@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORIES, type LinkCaptureDto, type RecordCapturesDto, type RecordDto } from '@app/shared';
 import i18n from '../src/lib/i18n';
@@ -52,7 +52,14 @@ describe('captures of cited links', () => {
     show(record({ linkURL: 'https://example.test/page' }), 'linkURL');
     const archived = await screen.findByRole('link', { name: 'Archived Mar 5, 2024' });
     expect(archived).toHaveAttribute('href', '/api/v1.0.0/captures/c1/screenshot.png');
-    expect(screen.getByTestId('capture-sha256')).toHaveTextContent('a'.repeat(64));
+    // Shortened so it fits a phone's line; whole in its title and in what the copy button copies.
+    const hash = screen.getByTestId('capture-sha256');
+    expect(hash).toHaveTextContent(/^a{12}…$/);
+    expect(hash).toHaveAttribute('title', 'a'.repeat(64));
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy SHA-256' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('a'.repeat(64)));
     expect(screen.queryByRole('link', { name: /Download the archive/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Capture the links again' })).toBeNull();
   });
@@ -72,10 +79,30 @@ describe('captures of cited links', () => {
     // Beside its own link: each list item holds the link and its capture.
     const items = screen.getAllByRole('listitem');
     expect(items[0]).toHaveTextContent(/^https:\/\/example\.test\/pageArchived Mar 5, 2024/);
-    expect(items[1]).toHaveTextContent(/^https:\/\/example\.test\/bCapture failed: refused: test reason$/);
-    expect(screen.getByText('Capture failed: refused: test reason')).toBeInTheDocument();
+    expect(items[1]).toHaveTextContent(/^https:\/\/example\.test\/bThe page could not be archivedReason \(shown to the record's editors\): refused: test reason$/);
     expect(screen.getByRole('button', { name: 'Capture the links again' })).toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: /may download its archives/ })).not.toBeChecked();
+  });
+
+  it('tells every other reader in plain words, without the technical reason the server keeps for editors', async () => {
+    answer({
+      publicDownload: false,
+      canRequest: false,
+      canConfigure: false,
+      captures: [
+        capture({ id: 'c3', url: 'https://example.test/a', status: 'failed', reason: null, screenshot: null, snapshot: null, headers: null }),
+        capture({ id: 'c4', url: 'https://example.test/b', status: 'queued', reason: null, capturedAt: null, screenshot: null, snapshot: null, headers: null }),
+        capture({ id: 'c5', url: 'https://example.test/c', status: 'processing', reason: null, capturedAt: null, screenshot: null, snapshot: null, headers: null }),
+      ],
+    });
+    show(record({ category: 'massacres', evidence: 'https://example.test/a, https://example.test/b, https://example.test/c' }), 'evidence');
+    await screen.findByText('The page could not be archived');
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'https://example.test/aThe page could not be archived',
+      'https://example.test/bWaiting to be archived',
+      'https://example.test/cBeing archived now',
+    ]);
   });
 
   it('asks nothing for a record that cites no link', () => {

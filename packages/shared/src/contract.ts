@@ -160,7 +160,7 @@ export interface LinkCaptureDto {
   field: string;
   url: string;
   status: 'queued' | 'processing' | 'done' | 'failed';
-  /** Why it failed, or why the last attempt did while it waits for the next. */
+  /** Why it failed, or why the last attempt did while it waits for the next: for the record's editors only (null to others). */
   reason: string | null;
   attempts: number;
   requestedAt: string;

@@ -12,4 +12,5 @@ export * from './places/regions';
 export * from './search';
 export * from './search-params';
 export * from './statistics';
+export * from './chromium-flags';
 export * from './ids';

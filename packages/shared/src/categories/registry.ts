@@ -7,7 +7,7 @@ import { missings } from './defs/missings';
 import { orphans } from './defs/orphans';
 import { victims } from './defs/victims';
 import { videos } from './defs/videos';
-import { CATEGORY_SLUGS, type CategoryDef, type CategorySlug, type FieldDef } from './types';
+import { CATEGORY_SLUGS, type CategoryDef, type CategorySlug, type FieldDef, type SearchWeight, type StatisticsRole } from './types';
 
 /** The declarations with their exact types (field names as literals), for the checks made by the type checker. */
 const DECLARATIONS = {
@@ -74,4 +74,43 @@ export const ALL_DATA_FIELD_NAMES: readonly string[] = [
 /** Categories whose records say where in Ethiopia they happened (a `region` field): the ones search and the map place. */
 export function hasPlace(category: CategoryDef): boolean {
   return category.fields.some((fd) => fd.kind === 'region');
+}
+
+/**
+ * The value of `flag` of every data field that sets it, once per field name in registry order. A field name is one
+ * column of the records table, so every category that declares it must declare it alike: a disagreement is an error
+ * naming the field.
+ */
+function perColumn<Flag extends 'search' | 'statistics'>(flag: Flag): { name: string; value: NonNullable<FieldDef[Flag]> }[] {
+  const found = new Map<string, NonNullable<FieldDef[Flag]>>();
+  for (const category of CATEGORY_LIST) {
+    for (const field of dataFields(category)) {
+      const value = field[flag];
+      const before = found.get(field.name);
+      if (before !== undefined && before !== value) throw new Error(`registry: field "${field.name}" has ${flag} "${before}" in one category and "${value}" in ${category.slug}`);
+      if (value !== undefined) found.set(field.name, value);
+    }
+  }
+  return [...found].map(([name, value]) => ({ name, value }));
+}
+
+/** The fields the search finds, with their weight (FieldDef.search): the search columns are generated from them. */
+export function searchFields(): { name: string; weight: SearchWeight }[] {
+  return perColumn('search').map(({ name, value }) => ({ name, weight: value }));
+}
+
+/** The names of the fields of one statistics role (FieldDef.statistics), in registry order: record_stats follows them. */
+export function statisticsFields(role: StatisticsRole): string[] {
+  return perColumn('statistics')
+    .filter((field) => field.value === role)
+    .map((field) => field.name);
+}
+
+/** The kind of the data field `name` (one column: every category that declares it declares one kind). */
+export function dataFieldKind(name: string): FieldDef['kind'] | undefined {
+  for (const category of CATEGORY_LIST) {
+    const field = category.fields.find((f) => f.name === name);
+    if (field) return field.kind;
+  }
+  return undefined;
 }

@@ -32,7 +32,26 @@ export interface FieldDef {
   cardLabel?: string;
   /** Another field shown in brackets after this one's value (the remark after the happened-on date). */
   annotatedBy?: string;
+  /**
+   * Found by the search, with this weight (ranking): 'A' titles and names (also found when misspelt by a letter), 'B'
+   * short identifying text (subtitles, places, case numbers), 'C' the rest. The search columns of the records table
+   * are generated from these: change one, then `npm run db:generate` (docs/search.md).
+   */
+  search?: SearchWeight;
+  /** What the statistics (record_stats, its trigger) and the search's filters do with the field (docs/statistics.md). */
+  statistics?: StatisticsRole;
 }
+
+export type SearchWeight = 'A' | 'B' | 'C';
+
+/**
+ * - 'dimension': counted per value (a column of record_stats), a filter of the search, statistics and export, and a
+ *   facet of the search. A `region` field or a text field.
+ * - 'quantity': summed per count (people killed, displaced, kidnapped).
+ * - 'incidentDate': when the record's events happened: counted per month, the `from`/`to` filters and the year facet.
+ *   At most one per category.
+ */
+export type StatisticsRole = 'dimension' | 'quantity' | 'incidentDate';
 
 /** Where the record's files go. */
 export type MediaMode = 'none' | 'image' | 'images' | 'video';

@@ -18,7 +18,7 @@ import {
   type Manifest,
   type TableManifest,
 } from './archive';
-import { captureFiles } from '../captures/stored-files';
+import { captureFiles } from '../../db/capture-files';
 import { listTables, qualified, quoteIdent, readMigration, readSequences, rowsOf, type TableInfo, type Tx } from './catalog';
 
 /** A table's NDJSON is cut into parts of about this size, so one part in memory is all a backup or restore holds. */

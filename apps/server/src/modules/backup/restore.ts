@@ -21,7 +21,7 @@ import {
   type PartManifest,
   type TableManifest,
 } from './archive';
-import { captureFiles } from '../captures/stored-files';
+import { captureFiles } from '../../db/capture-files';
 import { enabledUserTriggers, listTables, qualified, quoteIdent, readMigration, rowsOf, type Tx } from './catalog';
 
 interface CheckedArchive {

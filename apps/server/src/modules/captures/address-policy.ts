@@ -53,6 +53,18 @@ function embeddedIpv4(address: string): string | null {
   return null;
 }
 
+/**
+ * IPv6 ranges that reach IPv4 hosts through a translator or tunnel of someone's network, checked by hand: node's
+ * BlockList matches IPv4 addresses against IPv6 rules of the ::ffff: family, so it cannot hold the first of these.
+ */
+function translatedOrTunnelled(groups: number[]): boolean {
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return true; // ::ffff:0:a.b.c.d, IPv4-translated (SIIT)
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return true; // 64:ff9b:1::/48, local-use NAT64
+  if (groups[0] === 0x2001 && groups[1] === 0) return true; // 2001::/32, Teredo
+  return false;
+}
+
 /** Eight 16-bit groups of an IPv6 address (with or without a dotted IPv4 tail), or null if it is not one. */
 function expandIpv6(address: string): number[] | null {
   let text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
@@ -77,6 +89,8 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(bare);
   if (family === 4) return !notPublic.check(bare, 'ipv4');
   if (family !== 6) return false;
+  const groups = expandIpv6(bare);
+  if (!groups || translatedOrTunnelled(groups)) return false;
   const v4 = embeddedIpv4(bare);
   if (v4 !== null) return isPublicAddress(v4);
   return !notPublic.check(bare.replace(/%.*$/, ''), 'ipv6');
@@ -137,13 +151,13 @@ export class AddressPolicy {
       try {
         candidates = await this.resolve(host);
       } catch (err) {
+        // Tried again like any other failure: a name that does not resolve now may resolve later (a site moving, a
+        // resolver that failed to answer), and a refusal is kept for what the rule itself forbids.
         const code = (err as NodeJS.ErrnoException).code ?? 'DNS error';
-        const message = `the host ${host} could not be resolved (${code})`;
-        // A name that does not exist stays so; a resolver that did not answer may answer the next attempt.
-        throw code === 'ENOTFOUND' || code === 'ENODATA' ? new CaptureRefused(message) : new Error(message);
+        throw new Error(`the host ${host} could not be resolved (${code})`);
       }
     }
-    if (!candidates.length) throw new CaptureRefused(`the host ${host} has no address`);
+    if (!candidates.length) throw new Error(`the host ${host} has no address`);
     if (!admitted) {
       // Every address must be public: the browser could otherwise be sent to the private one of a mixed answer.
       const blocked = candidates.find((c) => !isPublicAddress(c.address));

@@ -1,21 +1,8 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, Request, Response } from 'playwright-core';
+import { CAPTURE_CHROMIUM_FLAGS } from '@app/shared';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
 import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
-
-/** Debian's chromium runs headless with these (a downloaded browser cannot be installed on these machines). */
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  // WebRTC could reach addresses over UDP, around the proxy that checks every request.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
 
 export function browserAvailable(browserPath: string): boolean {
   try {
@@ -71,7 +58,7 @@ export class PageCapturer {
     if (!this.browser) {
       const { chromium } = await import('playwright-core');
       this.browser = chromium
-        .launch({ executablePath: this.options.browserPath, headless: true, args: CHROMIUM_FLAGS, timeout: 30_000 })
+        .launch({ executablePath: this.options.browserPath, headless: true, args: [...CAPTURE_CHROMIUM_FLAGS], timeout: 30_000 })
         .then(async (browser) => {
           browser.on('disconnected', () => (this.browser = null));
           const session = await browser.newBrowserCDPSession();

@@ -5,7 +5,7 @@ import { records } from '../../db/schema';
 import type { MediaService } from '../media/service';
 import { toRecordDto } from '../records/dto';
 import { createdAtExact, liveFilesOfRecord, newestFirst } from '../records/repository';
-import { filterConditions, searchColumns, textQuery, type Visibility } from '../search/filters';
+import { filterConditions, searchColumns, textQuery, type Visibility } from '../collection/filters';
 
 /** Records read per statement: large enough that round trips cost little, small enough that memory stays flat. */
 const EXPORT_BATCH = 1000;

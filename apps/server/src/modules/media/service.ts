@@ -9,7 +9,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
 import { preparedOnce, type Db, type Executor } from '../../db';
 import { media, type MediaRow } from '../../db/schema';
-import { captureFiles } from '../captures/stored-files';
+import { captureFiles } from '../../db/capture-files';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
 import { ACCEPTED_LABEL, ACCEPTED_TYPES, type AcceptedType } from './formats';

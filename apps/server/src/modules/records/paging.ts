@@ -1,4 +1,4 @@
-import { pageLimit, type PageQuery } from '@app/shared';
+import { isUuid, pageLimit, type PageQuery } from '@app/shared';
 
 /** A position in a newest-first list: the last item seen (createdAt, then id, both descending). */
 export interface Cursor {
@@ -6,11 +6,7 @@ export interface Cursor {
   id: string;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
-}
+export { isUuid };
 
 /** Opaque to clients: base64url of "createdAt|id". */
 export function encodeCursor(cursor: Cursor): string {

@@ -1,11 +1,12 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { SEARCH_FACETS, SEARCH_LIMIT_DEFAULT, UNKNOWN_REGION, type FacetCount, type SearchFacet, type SearchFilters, type SearchOrder, type SnippetPart } from '@app/shared';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { searchFields, statisticsFields, SEARCH_FACETS, SEARCH_LIMIT_DEFAULT, UNKNOWN_REGION, type FacetCount, type SearchFacet, type SearchFilters, type SearchOrder, type SnippetPart } from '@app/shared';
 import { rowsOf, type Db } from '../../db';
+import { GEEZ_WORD, GEEZ_WORD_SQL, stemWord } from '../../db/amharic';
 import { records } from '../../db/schema';
-import { statisticsRows } from '../statistics/queries';
+import { statisticsRows } from '../collection/stats-rows';
 import type { SearchCursor } from './cursor';
 import { facetTermsQuery } from './facet-terms';
-import { filterConditions, normaliseSearchText, searchColumns, textQuery, type Visibility } from './filters';
+import { filterConditions, normaliseSearchText, searchColumns, textQuery, type Visibility } from '../collection/filters';
 import { MATCH_END, MATCH_START, snippetParts } from './snippet';
 
 /**
@@ -124,12 +125,24 @@ function matchConditions(filters: SearchFilters, visibility: Visibility, match: 
   };
 }
 
-/** The highlighted text of a record where the query's words were found (null without words). */
-function headlineOf(tsQuery: SQL | null): SQL {
-  return tsQuery
-    ? sql`ts_headline('simple', translate(concat_ws(' ', ${records.subtitle}, ${records.location}, ${records.shortDescription},
-        ${records.description}, ${records.remark}), ${HEADLINE_FROM}, ${HEADLINE_TO}), ${tsQuery}, ${HEADLINE_OPTIONS})`
-    : sql`null`;
+/** The text a snippet is cut from: the searchable text but titles and names (the card shows them) and the facets. */
+const SNIPPET_FIELDS = searchFields()
+  .filter((field) => field.weight !== 'A' && !statisticsFields('dimension').includes(field.name))
+  .map((field) => (records as unknown as Record<string, SQLWrapper>)[field.name]!);
+
+/**
+ * The highlighted text of a record where the query's words were found (null without words). An Amharic word is found
+ * by its stem, which the text does not hold as written: the record's own forms of the stems searched for (its indexed
+ * words whose stem is one of them, "የሙከራ" for "ሙከራ") are highlighted too.
+ */
+function headlineOf(tsQuery: SQL | null, q: string | undefined): SQL {
+  if (!tsQuery || !q) return sql`null`;
+  const stems = [...new Set(normaliseSearchText(q).match(GEEZ_WORD)?.map(stemWord) ?? [])];
+  const query = stems.length
+    ? sql`coalesce(${tsQuery} || (select string_agg(quote_literal(l.lexeme), ' | ')::tsquery from unnest(${searchColumns.vector}) as l
+        where l.lexeme ~ ${`^${GEEZ_WORD_SQL}$`} and search_stem(l.lexeme) = any(${`{${stems.join(',')}}`}::text[])), ${tsQuery})`
+    : tsQuery;
+  return sql`ts_headline('simple', translate(concat_ws(' ', ${sql.join(SNIPPET_FIELDS, sql`, `)}), ${HEADLINE_FROM}, ${HEADLINE_TO}), ${query}, ${HEADLINE_OPTIONS})`;
 }
 
 const and = (where: SQL[]) => sql.join(where, sql` and `);
@@ -204,7 +217,7 @@ async function exactSearch(db: Db, input: SearchInput, visibility: Visibility, m
     )
     select
       (select count(*)::int from m) as total,
-      (select coalesce(json_agg(json_build_object('id', p.id, 'rank', p.rank, 'createdAt', p.created_at, 'headline', ${headlineOf(tsQuery)}) order by p.ord), '[]'::json)
+      (select coalesce(json_agg(json_build_object('id', p.id, 'rank', p.rank, 'createdAt', p.created_at, 'headline', ${headlineOf(tsQuery, filters.q)}) order by p.ord), '[]'::json)
         from (select m.id, m.rank, m.created_at, row_number() over (order by ${orderBy}) as ord from m
               where ${cursorAfter(cursor, MATCHED_COLUMNS)} order by ${orderBy} limit ${limit + 1}) p
         join ${records} on ${records.id} = p.id) as page,
@@ -308,7 +321,7 @@ async function newestPage(db: Db, { where, indexed, tsQuery }: MatchConditions, 
     );
     found.push(...(row?.hits ?? []));
     // A short step is the end of the records: nothing older is left to find.
-    if (!row?.last) return pageOf(db, found, tsQuery, limit);
+    if (!row?.last) return pageOf(db, found, tsQuery, input.filters.q, limit);
     after = { createdAt: row.last.createdAt, id: row.last.id };
   }
   if (found.length < want) {
@@ -321,7 +334,7 @@ async function newestPage(db: Db, { where, indexed, tsQuery }: MatchConditions, 
     );
     found.push(...rest);
   }
-  return pageOf(db, found, tsQuery, limit);
+  return pageOf(db, found, tsQuery, input.filters.q, limit);
 }
 
 interface Position {
@@ -336,13 +349,13 @@ interface WalkRow {
 }
 
 /** The hits of a page with their highlighted text, and the cursor of the next page. */
-async function pageOf(db: Db, found: Position[], tsQuery: SQL | null, limit: number): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
+async function pageOf(db: Db, found: Position[], tsQuery: SQL | null, q: string | undefined, limit: number): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
   const shown = found.slice(0, limit);
   const headlines = new Map<string, string | null>();
   if (tsQuery && shown.length) {
     const rows = await rowsOf<{ id: string; headline: string | null }>(
       db,
-      sql`select ${records.id} as id, ${headlineOf(tsQuery)} as headline from ${records}
+      sql`select ${records.id} as id, ${headlineOf(tsQuery, q)} as headline from ${records}
         where ${records.id} in (${sql.join(shown.map((hit) => sql`${hit.id}::uuid`), sql`, `)})`,
     );
     for (const row of rows) headlines.set(row.id, row.headline);

@@ -1,4 +1,4 @@
-import { CATEGORY_LIST, markdownToPlainText, type BrandConfig, type MediaDto, type RecordDto } from '@app/shared';
+import { CATEGORY_LIST, isUuid, markdownToPlainText, type BrandConfig, type MediaDto, type RecordDto } from '@app/shared';
 import type { PublicReads } from '../records/public-reads';
 import type { MetaResolver, PageMeta } from '../web/shell';
 
@@ -7,7 +7,6 @@ const PREVIEW_DESCRIPTION_LENGTH = 200;
 /** Preview images: the derived JPEG closest to this width (what the networks display). */
 const PREVIEW_IMAGE_WIDTH = 1200;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function previewText(markdown: string): string {
   const text = markdownToPlainText(markdown);
@@ -57,7 +56,7 @@ export function linkPreviewResolver({ publicReads, brand }: LinkPreviewServices)
 
     if (first === 'images') {
       if (parts.length === 1) return { title: 'Images', description: `Images of the records documented on ${brand.siteName}.` };
-      if (parts.length !== 2 || !UUID_RE.test(second!)) return null;
+      if (parts.length !== 2 || !isUuid(second!)) return null;
       const read = await publicReads.read({ kind: 'image', id: second!.toLowerCase() });
       if (read.status !== 200) return null;
       const item = read.body as { title: string; caption: string | null; imageUrl: string; variants: MediaDto['variants']; graphic: boolean };
@@ -75,7 +74,7 @@ export function linkPreviewResolver({ publicReads, brand }: LinkPreviewServices)
     if (parts.length === 1) {
       return { title: category.listName, description: `${category.listName} documented on ${brand.siteName}.` };
     }
-    if (parts.length !== 2 || third !== undefined || !UUID_RE.test(second!)) return null;
+    if (parts.length !== 2 || third !== undefined || !isUuid(second!)) return null;
     const read = await publicReads.read({ kind: 'one', category: category.slug, id: second!.toLowerCase() });
     // Non-public records answer 404 to anonymous readers: the crawler gets the site's default preview.
     if (read.status !== 200) return null;

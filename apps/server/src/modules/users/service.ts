@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Actor, Role } from '@app/shared';
+import { isUuid, type Actor, type Role } from '@app/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { users, type UserRow } from '../../db/schema';
@@ -59,7 +59,6 @@ export function toUserListItem(user: UserRow) {
   return { ...toMe(user), active: user.active, createdAt: user.createdAt.toISOString() };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Serialises role changes so two supers cannot demote each other at the same moment and leave none. */
 const ROLE_LOCK_KEY = 7_301_778;
 
@@ -292,7 +291,7 @@ export class AccountService {
 
   /** Changes a role (super only), raising the token version and writing the audit log in the same transaction. */
   async changeRole(actor: Actor, userId: string, role: Role): Promise<UserRow> {
-    if (!UUID.test(userId)) throw httpError.notFound('No such user');
+    if (!isUuid(userId)) throw httpError.notFound('No such user');
     return this.services.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`);
       const [target] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);

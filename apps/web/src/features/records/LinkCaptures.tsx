@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CategoryDef, LinkCaptureDto, RecordCapturesDto, RecordDto } from '@app/shared';
+import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/Status';
 import { request } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
@@ -20,34 +21,66 @@ export function citedLinks(record: RecordDto): string[] {
 /** Under the category's key (recordKeys), so a write to the record refetches its captures too. */
 const capturesKey = (record: RecordDto) => ['records', record.category, 'captures', record._id] as const;
 
+/** A SHA-256, shortened so it fits a phone's line, whole in its title and in what the copy button copies. */
+function CaptureHash({ label, sha256, testId }: { label: string; sha256: string; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className="capture-hash">
+      <span className="capture-hash-label">{label}</span>{' '}
+      <code title={sha256} data-testid={testId} data-sha256={sha256}>
+        {sha256.slice(0, 12)}…
+      </code>{' '}
+      <CopyButton text={sha256} label={t(k('copyHash'))} />
+    </span>
+  );
+}
+
+/**
+ * A capture's state in plain words. Why a capture failed is sent to the record's editors only (it can tell what the
+ * server's network resolves); every other reader is told that the page could not be archived.
+ */
+function CaptureState({ capture }: { capture: LinkCaptureDto }) {
+  const { t } = useTranslation();
+  if (capture.status === 'failed') {
+    return (
+      <span className="capture-failed">
+        {t(k('failed'))}
+        {capture.reason ? <span className="capture-reason">{t(k('reason'), { reason: capture.reason })}</span> : null}
+      </span>
+    );
+  }
+  return (
+    <span className="capture-pending">
+      {t(k(capture.status === 'processing' ? 'processing' : 'waiting'))}
+      {capture.reason ? <span className="capture-reason">{t(k('reason'), { reason: capture.reason })}</span> : null}
+    </span>
+  );
+}
+
 function CaptureLine({ capture }: { capture: LinkCaptureDto }) {
   const { t, i18n } = useTranslation();
-  if (capture.status === 'failed') return <span className="capture-failed">{t(k('failed'), { reason: capture.reason ?? '' })}</span>;
-  if (capture.status !== 'done' || !capture.capturedAt) return <span className="capture-pending">{t(k('pending'))}</span>;
+  if (capture.status !== 'done' || !capture.capturedAt) return <CaptureState capture={capture} />;
+  const archived = t(k('archived'), { date: formatDate(capture.capturedAt, i18n.language) });
   return (
     <span className="capture-done">
       {capture.screenshot?.url ? (
         <a href={capture.screenshot.url} target="_blank" rel="noopener noreferrer">
-          {t(k('archived'), { date: formatDate(capture.capturedAt, i18n.language) })}
+          {archived}
         </a>
       ) : (
-        t(k('archived'), { date: formatDate(capture.capturedAt, i18n.language) })
+        archived
       )}{' '}
       <span className="capture-status">
         {t(k('httpStatus'), { status: capture.httpStatus })}
         {capture.finalUrl && capture.finalUrl !== capture.url ? ` · ${t(k('redirected'), { url: capture.finalUrl })}` : ''}
       </span>
-      {capture.screenshot ? (
-        <span className="capture-hash">
-          {t(k('screenshotHash'))} <code data-testid="capture-sha256">{capture.screenshot.sha256}</code>
-        </span>
-      ) : null}
+      {capture.screenshot ? <CaptureHash label={t(k('screenshotHash'))} sha256={capture.screenshot.sha256} testId="capture-sha256" /> : null}
       {capture.snapshot?.url ? (
-        <span className="capture-hash">
+        <span className="capture-download">
           <a href={capture.snapshot.url} download>
             {t(k('download'))}
-          </a>{' '}
-          {t(k('archiveHash'))} <code>{capture.snapshot.sha256}</code>
+          </a>
+          <CaptureHash label={t(k('archiveHash'))} sha256={capture.snapshot.sha256} />
         </span>
       ) : null}
     </span>

@@ -8,7 +8,7 @@ export const massacres = {
   pickerLabel: 'Massacre',
   pickerOrder: 3,
   fields: [
-    { name: 'caseNum', kind: 'text', label: 'field.caseNum', max: 100 },
+    { name: 'caseNum', kind: 'text', label: 'field.caseNum', max: 100, search: 'B' },
     f.title,
     f.subtitle,
     { ...f.quantity, label: 'field.killed' },
@@ -17,7 +17,7 @@ export const massacres = {
     f.victimizer,
     f.killingType,
     { ...f.happenedOn, annotatedBy: 'remark' },
-    { name: 'shortDescription', kind: 'text', label: 'field.shortDescription', max: 1000 },
+    { name: 'shortDescription', kind: 'text', label: 'field.shortDescription', max: 1000, search: 'C' },
     { name: 'evidence', kind: 'urlList', label: 'field.evidence', hint: 'hint.evidence' },
     f.remark,
     f.description,

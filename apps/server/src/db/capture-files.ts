@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Executor } from '../../db';
+import { rowsOf, type Executor } from './index';
 
 /**
  * Every stored file of the link captures (snapshot, screenshot, headers) with the SHA-256 recorded when it was stored:

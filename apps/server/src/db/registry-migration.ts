@@ -1,0 +1,48 @@
+/**
+ * `npm run db:generate`: drizzle-kit writes the migration of a schema change, then the SQL the category registry
+ * decides (registry-sql.ts: search columns, stemmer, statistics trigger) is added where it differs from the latest
+ * migrations: to the migration drizzle-kit just wrote (a new column and the search that reads it land together), or
+ * to a new one.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { changedParts, migrationOf } from './registry-sql';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MIGRATIONS_DIR = path.join(SERVER_DIR, 'drizzle');
+
+interface Journal {
+  entries: { tag: string }[];
+}
+
+const journal = (): Journal => JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as Journal;
+const migrationFile = (tag: string) => path.join(MIGRATIONS_DIR, `${tag}.sql`);
+
+function drizzleKit(args: string[]): void {
+  // Its command line, beside its main module (the package exports no path to it).
+  const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('drizzle-kit')), 'bin.cjs');
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: SERVER_DIR, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`drizzle-kit ${args.join(' ')} failed (exit ${result.status})`);
+}
+
+function main(): void {
+  const before = journal().entries.length;
+  drizzleKit(['generate']);
+  const changes = changedParts(journal().entries.map((entry) => readFileSync(migrationFile(entry.tag), 'utf8')));
+  if (!changes.length) {
+    console.log('Registry SQL (search columns, statistics trigger): the latest migrations are up to date.');
+    return;
+  }
+  if (journal().entries.length === before) drizzleKit(['generate', '--custom', '--name=registry']);
+  const latest = journal().entries.at(-1)!.tag;
+  const file = migrationFile(latest);
+  const existing = readFileSync(file, 'utf8').trim();
+  // A custom migration starts as a comment without a final newline.
+  appendFileSync(file, `${existing && !existing.startsWith('-- Custom SQL migration file') ? '\n--> statement-breakpoint\n' : '\n'}${migrationOf(changes)}`);
+  console.log(`Registry SQL written to drizzle/${latest}.sql:\n${changes.flatMap((c) => c.reasons.map((r) => `  ${r}`)).join('\n')}`);
+}
+
+main();
