@@ -54,5 +54,6 @@ describe('server frame', () => {
     for (const { region } of regions) expect(REGION_CODES).toContain(region);
     expect(new Set(regions.map((r) => r.region)).size).toBeGreaterThanOrEqual(5);
     expect((await seedSampleContent({ db, media, audit, log })).seeded).toBe(false);
-  });
+    // Seeding makes every sample picture: about 30 s on a busy 2-core machine.
+  }, 120_000);
 });
