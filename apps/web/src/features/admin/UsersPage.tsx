@@ -92,9 +92,11 @@ export default function UsersPage() {
         {(user) => (
           <tr key={user.id}>
             <td data-label={t('admin.name')}>
-              {fullName(user)}
-              <br />
-              <small>{formatDate(user.createdAt, i18n.language)}</small>
+              <span>
+                {fullName(user)}
+                <br />
+                <small>{formatDate(user.createdAt, i18n.language)}</small>
+              </span>
             </td>
             <td data-label={t('admin.email')} className="admin-email">
               {user.email}

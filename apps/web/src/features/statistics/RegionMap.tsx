@@ -16,6 +16,9 @@ export const FORMED_FROM_SNNP = REGIONS.filter((r) => 'formedFrom' in r && r.for
 /** Regions drawn at least this large (in the map's units) carry their name on the map itself. */
 const LABELLED_AREA = 3000;
 
+/** Where a name goes when the area's centre falls outside it or on a neighbour (Oromia wraps around the former SNNP). */
+const LABEL_AT: Record<string, [number, number]> = { oromia: [292, 262] };
+
 /**
  * The rules that light a region and its name together: pointing at or focusing the one highlights the other (CSS
  * :has(), so the page needs no script). One pair of rules per region of the map's data.
@@ -84,7 +87,7 @@ export function RegionMap({ statistics, filters }: { statistics: StatisticsRespo
           {ordered
             .filter((area) => area.area >= LABELLED_AREA)
             .map((area) => (
-              <text key={area.code} x={area.center[0]} y={area.center[1]} textAnchor="middle" className="region-map-label">
+              <text key={area.code} x={(LABEL_AT[area.code] ?? area.center)[0]} y={(LABEL_AT[area.code] ?? area.center)[1]} textAnchor="middle" className="region-map-label">
                 {area.code === 'snnp' ? t('statistics.map.snnpShort') : regionName(area.code, i18n.language)}
               </text>
             ))}
