@@ -13,8 +13,12 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           environment: 'node',
           env: { NODE_ENV: 'test' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // One PostgreSQL server and one Chromium for the whole run, started when first asked for.
+          globalSetup: ['test/fixtures/global-setup.ts'],
+          // Timeouts only catch a hang: a test on a loaded 2-core machine may take minutes and must still pass. No test
+          // file sets a shorter one of its own.
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
         },
       },
       // The bench's own logic (its verdicts on targets); the bench itself runs with `npm run bench`.

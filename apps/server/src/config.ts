@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { auditKeyProblem, printable, productionSecretProblems } from './config-secrets';
 
 /**
  * All configuration comes from environment variables, validated once at start. A bad value stops the start with a
@@ -150,7 +151,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])] ?? null)})`),
+      parsed.error.issues.map((i) => {
+        const variable = String(i.path[0]);
+        const value = cleaned[variable];
+        return `${variable}: ${i.message} (got ${value === undefined ? 'nothing' : printable(variable, value)})`;
+      }),
     );
   }
   const e = parsed.data;
@@ -159,7 +164,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.INITIAL_SUPER_EMAIL) !== Boolean(e.INITIAL_SUPER_PASSWORD)) {
     problems.push('INITIAL_SUPER_EMAIL: set it together with INITIAL_SUPER_PASSWORD, or neither');
   }
-  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) problems.push('PUBLIC_URL: must be set when NODE_ENV=production');
+  if (e.NODE_ENV === 'production') {
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: must be set when NODE_ENV=production');
+    problems.push(...productionSecretProblems(e));
+  }
+  // A placeholder key is reported as such above; any other key that cannot sign stops every environment.
+  if (!problems.some((p) => p.startsWith('AUDIT_SIGNING_KEY'))) {
+    const keyProblem = auditKeyProblem(e.AUDIT_SIGNING_KEY);
+    if (keyProblem) problems.push(keyProblem);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);

@@ -187,7 +187,7 @@ beforeAll(async () => {
   expect((await call(source.app, { method: 'DELETE', url: url(`/trash/${purged._id}`), headers: superUser.auth })).status).toBe(200);
   await storeFinishedCapture();
   await writeBackup(source.database, source.app.media.storage, archive);
-}, 180_000);
+});
 
 afterAll(async () => {
   await source?.close();
@@ -236,7 +236,7 @@ describe('backup and restore', () => {
     } finally {
       await target.close();
     }
-  }, 120_000);
+  });
 
   it('the commands print what they did, refuse to overwrite an archive, and check an archive on its own', async () => {
     const lines: string[] = [];
@@ -256,13 +256,13 @@ describe('backup and restore', () => {
     } finally {
       delete process.env.DATA_DIR;
     }
-  }, 60_000);
+  });
 
   describe('refusals leave the target as it was', () => {
     let target: Target;
     beforeAll(async () => {
       target = await emptyTarget();
-    }, 60_000);
+    });
     afterAll(async () => target?.close());
 
     const refused = async (file: string, message: RegExp) => {
@@ -283,7 +283,7 @@ describe('backup and restore', () => {
         writeFileSync(file, copy);
         await refused(file, /damaged|cut short|does not match/);
       }
-    }, 120_000);
+    });
 
     it('an archive cut short', async () => {
       for (const fraction of [0.2, 0.7, 0.999]) {
@@ -292,7 +292,7 @@ describe('backup and restore', () => {
         truncateSync(file, Math.floor(statSync(file).size * fraction));
         await refused(file, /cut short/);
       }
-    }, 120_000);
+    });
 
     it('a changed row or file behind intact compression', async () => {
       const changedRow = path.join(work, 'changed-row.tar.gz');
@@ -313,7 +313,7 @@ describe('backup and restore', () => {
       const lostFile = path.join(work, 'lost-file.tar.gz');
       await rewriteArchive(archive, lostFile, (name, bytes) => bytes, (manifest) => manifest.files.push({ key: 'public/never-stored.webp', size: 1, sha256: '0'.repeat(64) }));
       await refused(lostFile, /files\/public\/never-stored\.webp is missing/);
-    }, 120_000);
+    });
 
     it('a forged audit entry whose hashes were all recomputed: the audit chain does not verify', async () => {
       const forged = path.join(work, 'forged-audit.tar.gz');
@@ -327,7 +327,7 @@ describe('backup and restore', () => {
       const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/audit chain does not verify after loading .*nothing was restored/);
       expect(await isEmpty(target)).toBe(true);
-    }, 60_000);
+    });
 
     it('a forged original whose archive hashes were recomputed: it no longer matches its media row', async () => {
       const forged = path.join(work, 'forged-original.tar.gz');
@@ -350,7 +350,7 @@ describe('backup and restore', () => {
       const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/does not match the SHA-256 its media row recorded; nothing was restored/);
       expect(await isEmpty(target)).toBe(true);
-    }, 60_000);
+    });
 
     it('a forged capture file whose archive hashes were recomputed: it no longer matches its link capture', async () => {
       const forged = path.join(work, 'forged-capture.tar.gz');
@@ -367,7 +367,7 @@ describe('backup and restore', () => {
       const err = await restoreBackup(target.database, target.storage, forged).catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/original originals\/captures\/.* does not match the SHA-256 its link capture recorded; nothing was restored/);
       expect(await isEmpty(target)).toBe(true);
-    }, 60_000);
+    });
 
     it('a target database that holds rows, or a file store that holds files', async () => {
       await target.database.query(`insert into campaign_defaults (country, message) values ('ca', 'Existing (test)')`);
@@ -383,7 +383,7 @@ describe('backup and restore', () => {
       await expect(restoreBackup(target.database, target.storage, archive)).rejects.toThrow(/the file store holds public\/already-here\.txt/);
       expect(Object.values(await tableContents(target.database)).every((rows) => rows.length === 0)).toBe(true);
       await target.storage.delete('public/already-here.txt');
-    }, 60_000);
+    });
   });
 });
 
@@ -423,7 +423,7 @@ describe('a backup taken while editors write', () => {
     } finally {
       await target.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('files in S3', () => {
@@ -435,7 +435,7 @@ describe('files in S3', () => {
     s3 = await startS3Server(['backup-source', 'restore-target']);
     port = s3.port;
     s3Source = await createTestApp(s3.env('backup-source'));
-  }, 60_000);
+  });
   afterAll(async () => {
     await s3Source?.close();
     await s3?.close();
@@ -474,5 +474,5 @@ describe('files in S3', () => {
       bucket.destroy();
       await target.close();
     }
-  }, 120_000);
+  });
 });

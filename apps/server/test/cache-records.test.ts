@@ -10,6 +10,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { multipart, testImage } from './records-helpers';
 
 /** Anonymous reads, as a visitor sends them (compressed), parsed. */
 async function anonymous(app: FastifyInstance, url: string) {
@@ -92,10 +93,13 @@ describe('public cache with the records API (one process)', () => {
     for (const title of ['Cache test shared 1', 'Cache test shared 2']) {
       expect((await call(t.app, { method: 'POST', url: `${API_BASE}/massacres`, headers: admin.auth, payload: massacre(title) })).status).toBe(201);
     }
+    const withImage = multipart(massacre('Cache test shared 3'), [{ field: 'files[]', filename: 'cache-test.png', type: 'image/png', data: await testImage(5) }]);
+    expect((await call(t.app, { method: 'POST', url: `${API_BASE}/massacres`, headers: { ...admin.auth, ...withImage.headers }, payload: withImage.payload })).status).toBe(201);
     const gzipRead = (url: string, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'gzip' } });
-    // Massacres: every one is public, so the signed-in answer is the anonymous one.
-    const list = `${API_BASE}/massacres?limit=5`;
+    // The gallery: every image is on a public record and an item names no account, so the signed-in answer is the
+    // anonymous one.
+    const list = `${API_BASE}/images?limit=5`;
     const fresh = await gzipRead(list, admin.auth);
     const stored = await gzipRead(list);
     await gzipRead(list);
@@ -108,6 +112,16 @@ describe('public cache with the records API (one process)', () => {
     // The cache's bytes (compressed once more at stored effort by the second anonymous read), not compressed again.
     expect(shared.rawPayload.equals((await gzipRead(list)).rawPayload)).toBe(true);
     expect(shared.rawPayload.equals(fresh.rawPayload)).toBe(false);
+    expect(JSON.parse(gunzipSync(shared.rawPayload).toString())).toHaveLength(1);
+
+    // A list of records is the signed-in reader's own: it names who created each record, which anonymous answers do not.
+    const records = `${API_BASE}/massacres?limit=5`;
+    await gzipRead(records);
+    const anonymousRecords = await gzipRead(records);
+    const signedInRecords = await gzipRead(records, admin.auth);
+    expect(signedInRecords.headers.etag).not.toBe(anonymousRecords.headers.etag);
+    expect(JSON.parse(gunzipSync(signedInRecords.rawPayload).toString())[0].userId).toBe(admin.id);
+    expect(JSON.parse(gunzipSync(anonymousRecords.rawPayload).toString())[0]).not.toHaveProperty('userId');
 
     // Events: the signed-in list also holds the private event, so it is its own answer.
     const events = `${API_BASE}/events`;

@@ -240,7 +240,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
       CAPTURE_TIMEOUT_SECONDS: '20',
     });
     [editor, other, admin] = await Promise.all([createUser(t.app, 'contributor'), createUser(t.app, 'contributor'), createUser(t.app, 'admin')]);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await t?.close();

@@ -102,10 +102,11 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     const site: SiteProcess = { name, child, port, url: `http://127.0.0.1:${port}`, logs, exited };
     started.push(site);
     const ready = entry === 'worker' ? /Worker \d+ running jobs/ : /Site on /;
-    const deadline = Date.now() + 60_000;
+    // Long enough for a loaded machine; the loop ends as soon as the process says it is ready or exits.
+    const deadline = Date.now() + 240_000;
     while (!logs.some((l) => ready.test(l))) {
       if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${logs.join('\n')}`);
-      if (Date.now() > deadline) throw new Error(`${name} did not start within 60 s:\n${logs.join('\n')}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start within 4 minutes:\n${logs.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return site;
@@ -171,7 +172,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     const res = await signin(one, SUPER.email, SUPER.password, nextIp());
     expect(res.status).toBe(200);
     token = res.json.token;
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const site of started) if (site.child.exitCode === null) site.child.kill('SIGTERM');
@@ -187,7 +188,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
       await admin.end();
     }
     rmSync(work, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('both servers are ready, with database, Redis and storage, and the worker runs', async () => {
     expect(worker.child.exitCode).toBeNull();
@@ -280,7 +281,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     // The processed video is shown by the server that did not take the upload.
     const detail = await get(one, `${API_BASE}/videos/${created.json._id}`);
     expect(JSON.stringify(detail.json)).toMatch(/posterUrl/);
-  }, 90_000);
+  });
 
   it('logs carry the request id a proxy gave, and answers echo it', async () => {
     const requestId = `cluster-${randomBytes(4).toString('hex')}`;
@@ -314,7 +315,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
       await redisRelay.restore();
     }
     for (const site of [one, two]) await expect.poll(async () => (await get(site, '/ready')).status, { timeout: 15_000, interval: 250 }).toBe(200);
-  }, 60_000);
+  });
 
   it('SIGTERM drains a slow upload started before it, and the other server keeps serving', async () => {
     const body = multipart({ ...sampleFields(getCategory('victims')!), title: 'Slow upload (test data)' }, [
@@ -355,7 +356,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     expect(await one.exited).toBe(0);
     expect((await get(two, `${API_BASE}/victims/${JSON.parse(finished.body)._id}`)).status).toBe(200);
     await expect(fetch(one.url + '/health')).rejects.toThrow();
-  }, 60_000);
+  });
 
   it('S3 gone: an upload is a clear 503 and /ready says storage; reads go on', async () => {
     await s3.close();

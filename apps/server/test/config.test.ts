@@ -88,5 +88,5 @@ describe('configuration', () => {
     expect(site.stderr).toContain('npm run admin -- migrate-from-pglite');
     // Nothing was started or created beside the old folder.
     expect(existsSync(path.join(dir, 'postgres'))).toBe(false);
-  }, 30_000);
+  });
 });

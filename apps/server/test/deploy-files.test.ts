@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, parseDocument } from 'yaml';
-import { CONFIG_VARIABLES, loadConfig } from '../src/config';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
 
 /**
  * The container files (Dockerfile, compose.yaml), checked without Docker: no daemon or image registry is reachable in CI. The compose
@@ -88,14 +89,32 @@ describe('compose.yaml', () => {
     expect(compose.services.caddy!.depends_on).toEqual({ site: { condition: 'service_healthy' } });
   });
 
-  it("gives the site only variables its configuration knows, and with .env.example's values they pass its checks", () => {
+  it("gives the site only variables its configuration knows; it refuses .env.example's placeholders and starts with real secrets", () => {
     const environment = compose.services.site!.environment!;
     expect(compose.services.worker!.environment).toEqual(environment);
     expect(Object.keys(environment).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
-    const missing: string[] = [];
-    const resolved = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, interpolate(String(v), exampleEnv, missing)]));
-    expect(missing, 'variables compose.yaml requires that .env.example does not set').toEqual([]);
-    const config = loadConfig(resolved);
+    const resolve = (values: Record<string, string>) => {
+      const missing: string[] = [];
+      const resolved = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, interpolate(String(v), values, missing)]));
+      expect(missing, 'variables compose.yaml requires that .env.example does not set').toEqual([]);
+      return resolved;
+    };
+    // .env.example's header says so: the site refuses to start until each placeholder is changed.
+    expect(() => loadConfig(resolve(exampleEnv))).toThrow(ConfigError);
+    try {
+      loadConfig(resolve(exampleEnv));
+    } catch (err) {
+      for (const variable of ['JWT_SECRET', 'AUDIT_SIGNING_KEY', 'DATABASE_URL', 'S3_SECRET_ACCESS_KEY']) expect((err as Error).message).toContain(`${variable}: `);
+    }
+    const fresh = () => randomBytes(36).toString('base64url');
+    const filledIn = {
+      ...exampleEnv,
+      POSTGRES_PASSWORD: fresh(),
+      MINIO_ROOT_PASSWORD: fresh(),
+      JWT_SECRET: fresh(),
+      AUDIT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    };
+    const config = loadConfig(resolve(filledIn));
     expect(config).toMatchObject({ NODE_ENV: 'production', STORAGE: 's3', TRUST_PROXY: true, DATA_DIR: '/data' });
     expect(config.DATABASE_URL).toMatch(/^postgres:\/\/evidence:[^@]+@postgres:5432\/evidence$/);
     expect(config.S3_ENDPOINT).toBe('http://minio:9000');

@@ -40,7 +40,7 @@ describe('open-data export', () => {
     expect((await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${created.private._id}/access`, headers: admin.auth })).status).toBe(200);
     created.trashed = await create('victims', { title: 'Export test trashed victim', region: 'amhara' });
     expect((await call(t.app, { method: 'DELETE', url: `${API_BASE}/victims/${created.trashed._id}/delete`, headers: editor.auth })).status).toBe(200);
-  }, 120_000);
+  });
   afterAll(async () => t.close());
 
   const csvRows = (body: string) => parse(body, { columns: true }) as Record<string, string>[];
@@ -156,7 +156,7 @@ describe('open-data export', () => {
     expect(new Set(rows.map((r) => r._id)).size).toBe(2500);
     const times = rows.map((r) => Date.parse(r.createdAt!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-  }, 60_000);
+  });
 
   it('describes the columns in a Frictionless Data package', async () => {
     const res = await call(t.app, { method: 'GET', url: `${API_BASE}/datapackage.json` });

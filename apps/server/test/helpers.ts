@@ -22,7 +22,10 @@ export interface TestApp {
  * A fresh app on a fresh database: in-memory PGlite by default, or a new PostgreSQL database (dropped at the end)
  * when TEST_PG_URL is set (the CI PostgreSQL suite). Share one per test file; PGlite start-up takes seconds.
  */
-export async function createTestApp(env: Record<string, string> = {}, web: { webDistDir?: string; webSsrDir?: string } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { webDistDir?: string; webSsrDir?: string; /** Pino options (e.g. a stream that keeps the lines); none by default. */ logger?: object } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
   let dropDatabase: (() => Promise<void>) | null = null;
@@ -47,7 +50,7 @@ export async function createTestApp(env: Record<string, string> = {}, web: { web
   } else {
     database = await openDatabase({});
   }
-  const app = await buildApp({ config, database, runJobs: false, logger: false, ...web });
+  const app = await buildApp({ config, database, runJobs: false, logger: false, ...options });
   await app.ready();
   return {
     app,

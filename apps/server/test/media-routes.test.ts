@@ -35,7 +35,7 @@ const postVictim = (file: { filename: string; type: string; data: Buffer }) => {
 beforeAll(async () => {
   t = await createTestApp({ MAX_IMAGE_MB: '1', MAX_VIDEO_MB: '2' });
   owner = await createUser(t.app, 'contributor');
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 describe('POST /victims with an image', () => {
@@ -130,6 +130,6 @@ describe.skipIf(!tools)('POST /videos with a video (ffmpeg)', () => {
     expect(tooBig.body.image).toMatch(/video is larger than the limit of 2 MB/);
     expect(await counts()).toEqual(before);
     expect(stagedFiles()).toEqual([]);
-  }, 60_000);
+  });
 });
 if (!tools) it.skip('video upload through the route: needs ffmpeg, which is not installed here (CI installs it)', () => {});

@@ -20,7 +20,7 @@ let t: TestApp;
 beforeAll(async () => {
   s3 = await startS3Server(['media-test']);
   t = await createTestApp(s3.env('media-test'));
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   await s3?.close();
@@ -60,4 +60,4 @@ it('stores originals and copies in the bucket and serves the copies through the 
   const lines: string[] = [];
   expect(await runMediaVerify(t.config, t.database, (l) => lines.push(l))).toBe(1);
   expect(lines.join('\n')).toContain(`CHANGED   media ${row.id}`);
-}, 60_000);
+});

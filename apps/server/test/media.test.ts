@@ -68,7 +68,7 @@ beforeAll(async () => {
     .values({ category: 'victims', title: 'Sample test record', description: 'Sample (test)', userId: owner.id })
     .returning();
   recordId = row!.id;
-}, 60_000);
+});
 afterAll(async () => t?.close());
 
 describe('image ingest', () => {
@@ -84,7 +84,7 @@ describe('image ingest', () => {
       uploadedBy: owner.id,
       accept: 'image',
     });
-  }, 60_000);
+  });
 
   it('keeps the original unchanged with the SHA-256 of the uploaded bytes', async () => {
     expect(row.sha256).toBe(sha256(bytes));
@@ -336,7 +336,7 @@ describe.skipIf(!tools)('video processing (ffmpeg)', () => {
     ]);
     videoBytes = readFileSync(file);
     rmSync(file);
-  }, 60_000);
+  });
 
   it('stores the video as uploaded, queues a job, then makes a web MP4 and a poster', async () => {
     const row = await t.app.media.ingest(upload(videoBytes, 'clip.mov', 'video/quicktime'), { recordId, role: 'video', position: 0, uploadedBy: owner.id, accept: 'video' });
@@ -381,7 +381,7 @@ describe.skipIf(!tools)('video processing (ffmpeg)', () => {
     const seek = await t.app.inject({ method: 'GET', url: dto.imageUrl, headers: { range: 'bytes=1000-1999' } });
     expect(seek.statusCode).toBe(206);
     expect(seek.rawPayload.equals(mp4.rawPayload.subarray(1000, 2000))).toBe(true);
-  }, 60_000);
+  });
 
   it('without ffmpeg serves the video as uploaded and says why', async () => {
     const plain = new MediaService(t.app.db, t.app.media.storage, { ffmpeg: null, tmpDir: path.join(t.dataDir, 'tmp', 'uploads') });
@@ -404,7 +404,7 @@ describe.skipIf(!tools)('video processing (ffmpeg)', () => {
     expect(failed.status).toBe('failed');
     expect(failed.statusReason).toBeTruthy();
     expect(rowId).toBeTruthy();
-  }, 60_000);
+  });
 
   it('rejects a video over MAX_VIDEO_MB with 413', async () => {
     const big = Buffer.concat([videoBytes, Buffer.alloc(3 * 1024 * 1024)]);
@@ -469,7 +469,7 @@ describe('sample images', () => {
     const whites = Array.from({ length: info.width }, (_, x) => data[x * info.channels]!).filter((r) => r > 200).length;
     expect(whites).toBeGreaterThan(50);
     expect(whites).toBeLessThan(560);
-  }, 60_000);
+  });
 });
 
 describe('staging folder', () => {

@@ -71,5 +71,5 @@ describe('npm run admin -- migrate-from-pglite', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('already holds data');
     expect(existsSync(pgliteDir)).toBe(true);
-  }, 120_000);
+  });
 });

@@ -16,7 +16,7 @@ let t: TestApp;
 beforeAll(async () => {
   s3 = await startS3Server(['ops-test']);
   t = await createTestApp({ ...s3.env('ops-test'), METRICS_TOKEN: TOKEN });
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   // The S3 test stops it before.
@@ -119,7 +119,7 @@ describe('without a metrics token', () => {
   let bare: TestApp;
   beforeAll(async () => {
     bare = await createTestApp();
-  }, 60_000);
+  });
   afterAll(async () => bare?.close());
 
   it('/metrics does not exist, even with a bearer token', async () => {
@@ -132,7 +132,7 @@ describe('closing (SIGTERM)', () => {
   let closingApp: TestApp;
   beforeAll(async () => {
     closingApp = await createTestApp();
-  }, 60_000);
+  });
   afterAll(async () => closingApp?.close());
 
   it('serves a request that arrives on an open connection while closing, and closes that connection, instead of a 503', async () => {
@@ -172,7 +172,7 @@ describe.skipIf(!process.env.REDIS_URL)('Redis gone mid-run (needs REDIS_URL: np
     withRedis = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, RATE_LIMIT_PREFIX: prefix });
     const log = withRedis.app.log as unknown as { warn: (...args: unknown[]) => void };
     log.warn = (...args: unknown[]) => void warnings.push(args.map((a) => (typeof a === 'string' ? a : '')).join(' '));
-  }, 60_000);
+  });
   afterAll(async () => {
     await withRedis?.close();
     await relay?.close();

@@ -23,7 +23,7 @@ describe('records list queries at 100,000 rows', () => {
     // As a server's autovacuum leaves it: the visibility map set, so the list indexes answer pages without the heap.
     await t.database.query('vacuum analyze records');
     console.log(`inserted ${ROWS} records in ${Date.now() - started} ms (${t.database.driver})`);
-  }, 180_000);
+  });
   afterAll(async () => t.close());
 
   async function explain(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {

@@ -120,13 +120,36 @@ describe('records API validation', () => {
       () => call(t.app, { method: 'PUT', url: editUrl, headers: { ...user.auth, ...replacement.headers }, payload: replacement.payload }),
       'subtitle',
     );
-    const after = await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${id}` });
+    const after = await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${id}`, headers: user.auth });
     expect(after.body).toEqual(created.body);
     // An empty optional field clears it; a blank createdAt keeps the stored date.
     const cleared = await call(t.app, { method: 'PUT', url: editUrl, headers: user.auth, payload: { subtitle: '', createdAt: '' } });
     expect(cleared.status).toBe(200);
     expect(cleared.body.subtitle).toBeNull();
     expect(cleared.body.createdAt).toBe(created.body.createdAt);
+  });
+
+  it('refuses a published date in the future on create and edit, a few minutes of clock skew allowed; a change is audited', async () => {
+    const inAnHour = new Date(Date.now() + 60 * 60_000).toISOString();
+    await expectRefused(() => post('victims', { ...sampleFields(CATEGORIES.victims), createdAt: '2099-01-01T00:00:00' }), 'createdAt');
+    await expectRefused(() => post('links', { ...sampleFields(CATEGORIES.links), createdAt: inAnHour }), 'createdAt');
+    // A sender's clock a little ahead of the server's.
+    const skewed = await post('victims', { ...sampleFields(CATEGORIES.victims), createdAt: new Date(Date.now() + 2 * 60_000).toISOString() });
+    expect(skewed.status, JSON.stringify(skewed.body)).toBe(201);
+    const editUrl = `${API_BASE}/victims/${skewed.body._id}/edit`;
+    const edit = (createdAt: string) => call(t.app, { method: 'PUT', url: editUrl, headers: user.auth, payload: { createdAt } });
+    await expectRefused(() => edit(inAnHour), 'createdAt');
+    expect((await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${skewed.body._id}` })).body.createdAt).toBe(skewed.body.createdAt);
+
+    const earlier = '2020-02-03T04:05:06.000Z';
+    const edited = await edit(earlier);
+    expect(edited.status).toBe(200);
+    expect(edited.body.createdAt).toBe(earlier);
+    const [entry] = await t.database.query<{ changes: Record<string, { before: unknown; after: unknown }> }>(
+      `select changes from audit_log where record_id = $1 and action = 'edit' order by seq desc limit 1`,
+      [skewed.body._id],
+    );
+    expect(entry!.changes.createdAt).toEqual({ before: skewed.body.createdAt, after: earlier });
   });
 
   it('skips the empty file part a form sends when no file was chosen', async () => {

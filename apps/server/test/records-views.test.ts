@@ -24,7 +24,7 @@ describe('record views', () => {
         [recordId, position],
       );
     }
-  }, 60_000);
+  });
   afterAll(async () => t.close());
 
   const pick = (file: MediaView): MediaView => ({

@@ -23,6 +23,12 @@ describe('SQL generated from the category registry', () => {
     expect(changes.flatMap((change) => change.reasons)).toEqual([]);
   });
 
+  it('dates every migration after the one before: drizzle applies to an existing database only those dated after its last', () => {
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+    const outOfOrder = journal.entries.filter((entry, i) => i > 0 && entry.when <= journal.entries[i - 1]!.when).map((entry) => entry.tag);
+    expect(outOfOrder).toEqual([]);
+  });
+
   it('names a searchable field that no migration indexes', () => {
     const fields = registryFields();
     const reasons = reasonsOf({ ...fields, search: [...fields.search, { name: 'country', weight: 'C' }] });

@@ -62,7 +62,7 @@ describe('response schemas of the users, audit and records routes', () => {
         operations.push({ method: method.toUpperCase(), path, responses: op.responses ?? {}, multipart });
       }
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await t?.close();

@@ -49,7 +49,7 @@ describe('search: Amharic words with prefixes and suffixes', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       ids.set(text, res.body._id);
     }
-  }, 120_000);
+  });
   afterAll(async () => t?.close());
 
   it('the database stems words as the server does', async () => {

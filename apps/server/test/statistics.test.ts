@@ -16,7 +16,7 @@ describe('statistics', () => {
     owner = await createUser(t.app, 'contributor');
     admin = await createUser(t.app, 'admin');
     superUser = await createUser(t.app, 'super');
-  }, 60_000);
+  });
   afterAll(async () => t.close());
 
   async function create(category: string, fields: Record<string, string>) {

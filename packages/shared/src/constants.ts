@@ -12,6 +12,12 @@ const IMAGE_PLACEHOLDER_MAX_URL_LENGTH = 1;
 export const SHARE_TEXT = 'Ongoing genocide on Amhara people';
 export const SAMPLE_LABEL = 'Sample record - not real data';
 
+/**
+ * Links to files that are not public (a private record's images, a capture's files) are signed for their reader
+ * for windows of this many seconds and live one to two windows; a page showing them reads its record again sooner.
+ */
+export const SIGNED_LINK_WINDOW_SECONDS = 600;
+
 /** Whether a page title is shown as a heading. */
 export function showsTitleHeading(title: string): boolean {
   return title.trim().split(/\s+/).filter(Boolean).length <= TITLE_HEADING_MAX_WORDS;

@@ -70,7 +70,8 @@ export const recordSchema = z.looseObject({
   approvedAt: z.string().nullable(),
   public: z.boolean(),
   graphic: z.boolean(),
-  userId: z.string().nullable(),
+  /** The account that created the record: shown to signed-in readers only (anonymous answers name no account). */
+  userId: z.string().nullable().optional(),
   deletedAt: z.string().nullable().optional(),
   deletedBy: z.string().nullable().optional(),
 });

@@ -18,8 +18,8 @@ export const can = {
   readPrivate: (actor: MaybeActor) => Boolean(actor),
   create: (actor: MaybeActor) => Boolean(actor),
   /** Edit, delete, and delete one image: the owner, or admin/super. */
-  modify: (actor: MaybeActor, record: { userId: string | null }) =>
-    Boolean(actor) && (isStaff(actor) || (record.userId !== null && record.userId === actor!.id)),
+  modify: (actor: MaybeActor, record: { userId?: string | null }) =>
+    Boolean(actor) && (isStaff(actor) || (typeof record.userId === 'string' && record.userId === actor!.id)),
   approve: isStaff,
   toggleAccess: isStaff,
   restore: isStaff,

@@ -123,7 +123,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   try {
-    await migrateOnce(pool, db);
+    await migrateOnce(pool);
   } catch (err) {
     await pool.end();
     throw err;
@@ -137,13 +137,16 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   };
 }
 
-/** Migrations run under an advisory lock, so processes starting together (site, worker, CLI) apply them once. */
-async function migrateOnce(pool: pg.Pool, db: Db): Promise<void> {
+/**
+ * Migrations run under an advisory lock, so processes starting together (site, worker, CLI) apply them once. They run
+ * on the connection that holds the lock: a pool of one connection would otherwise wait for itself.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      await migratePg(drizzlePg({ client, schema }) as never, { migrationsFolder: MIGRATIONS_DIR });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -5,7 +5,7 @@
  * to a new one.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,27 @@ interface Journal {
   entries: { tag: string }[];
 }
 
-const journal = (): Journal => JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as Journal;
+const JOURNAL_FILE = path.join(MIGRATIONS_DIR, 'meta/_journal.json');
+const journal = (): Journal => JSON.parse(readFileSync(JOURNAL_FILE, 'utf8')) as Journal;
+
+/**
+ * drizzle's migrator applies, on a database that has migrations, only those dated after the last one it applied: a
+ * new migration dated before an earlier one (drizzle-kit dates it by the clock; some entries carry a later date) would
+ * never run there. Each entry is dated after the one before it.
+ */
+function keepJournalInOrder(): void {
+  const text = readFileSync(JOURNAL_FILE, 'utf8');
+  const data = JSON.parse(text) as { entries: { when: number }[] };
+  let changed = false;
+  data.entries.forEach((entry, i) => {
+    const before = data.entries[i - 1];
+    if (before && entry.when <= before.when) {
+      entry.when = before.when + 1000;
+      changed = true;
+    }
+  });
+  if (changed) writeFileSync(JOURNAL_FILE, JSON.stringify(data, null, 2));
+}
 const migrationFile = (tag: string) => path.join(MIGRATIONS_DIR, `${tag}.sql`);
 
 function drizzleKit(args: string[]): void {
@@ -31,12 +51,16 @@ function drizzleKit(args: string[]): void {
 function main(): void {
   const before = journal().entries.length;
   drizzleKit(['generate']);
+  keepJournalInOrder();
   const changes = changedParts(journal().entries.map((entry) => readFileSync(migrationFile(entry.tag), 'utf8')));
   if (!changes.length) {
     console.log('Registry SQL (search columns, statistics trigger): the latest migrations are up to date.');
     return;
   }
-  if (journal().entries.length === before) drizzleKit(['generate', '--custom', '--name=registry']);
+  if (journal().entries.length === before) {
+    drizzleKit(['generate', '--custom', '--name=registry']);
+    keepJournalInOrder();
+  }
   const latest = journal().entries.at(-1)!.tag;
   const file = migrationFile(latest);
   const existing = readFileSync(file, 'utf8').trim();

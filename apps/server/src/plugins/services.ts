@@ -2,6 +2,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { withoutCredentials } from '../config-secrets';
 import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
 import { AuditSigner } from '../services/audit-checkpoints';
@@ -64,17 +65,24 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
       : null;
     app.decorate('redis', redis);
     if (redis) {
-      // Without a listener ioredis prints every failed reconnect to stderr; one warning per outage is what helps.
+      // Without a listener ioredis prints every failed reconnect to stderr; one warning per outage is what helps. An
+      // outage at start is no reason to stop: the site runs degraded and connects when Redis comes.
       let lost = false;
-      redis.on('error', (err) => {
+      let everReady = false;
+      const where = withoutCredentials(config.REDIS_URL!);
+      redis.on('error', (err: Error) => {
         if (lost) return;
         lost = true;
-        app.log.warn({ err }, 'Redis unreachable: rate limits per process, cache changes sent through PostgreSQL; reconnecting');
+        app.log.warn(
+          `REDIS_URL: Redis at ${where} is unreachable (${err.message}); ${everReady ? 'running' : 'starting'} without it, ` +
+            'reconnecting meanwhile: rate limits count per process, cache changes go through PostgreSQL',
+        );
       });
       redis.on('ready', () => {
+        everReady = true;
         if (!lost) return;
         lost = false;
-        app.log.warn('Redis reachable again');
+        app.log.warn(`Redis reachable again at ${where}`);
       });
     }
     const contentListeners: ((change: ContentChange) => void)[] = [];

@@ -259,6 +259,6 @@ describe('abuse of the account and campaign endpoints', () => {
       expect(over.status).toBe(429);
       expect(over.body.message).toMatch(/many letters today/);
       expect((await submit(letter(reps[cursor++]!))).status).toBe(201);
-    }, 120_000);
+    });
   });
 });

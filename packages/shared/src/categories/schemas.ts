@@ -8,6 +8,9 @@ import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
  * accepts strings and converts them; an empty string means "no value".
  */
 
+/** How far ahead of the server's clock a `notInFuture` date may be: the clocks of the sender and the server differ. */
+export const FUTURE_SKEW_MS = 5 * 60_000;
+
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** Parses YYYY-MM-DD[THH:mm[:ss[.sss]]][Z|±hh:mm]; a value without zone is taken as UTC. Null when invalid. */
@@ -104,6 +107,10 @@ export function fieldSchema(field: FieldDef): z.ZodType {
         const d = typeof v === 'string' ? parseDateTime(v) : v;
         if (!d || Number.isNaN(d.getTime())) {
           ctx.addIssue({ code: 'custom', message: 'Must be a valid date and time (YYYY-MM-DDTHH:mm:ss)' });
+          return z.NEVER;
+        }
+        if (field.notInFuture && d.getTime() > Date.now() + FUTURE_SKEW_MS) {
+          ctx.addIssue({ code: 'custom', message: 'Must not be in the future' });
           return z.NEVER;
         }
         return d;

@@ -32,6 +32,8 @@ export interface FieldDef {
   cardLabel?: string;
   /** Another field shown in brackets after this one's value (the remark after the happened-on date). */
   annotatedBy?: string;
+  /** A date that may not be later than now (a few minutes of clock skew allowed: FUTURE_SKEW_MS). */
+  notInFuture?: boolean;
   /**
    * Found by the search, with this weight (ranking): 'A' titles and names (also found when misspelt by a letter), 'B'
    * short identifying text (subtitles, places, case numbers), 'C' the rest. The search columns of the records table

@@ -117,7 +117,9 @@ export default fp<{ cache: ResponseCache }>(
     const unacknowledged = new Set<Promise<void>>();
     const redis = app.redis;
     if (redis) {
-      const subscriber = redis.duplicate();
+      // Its commands wait for a connection however long Redis is away (the site starts without it), and it subscribes
+      // again by itself after every reconnect.
+      const subscriber = redis.duplicate({ maxRetriesPerRequest: null });
       // Its outages are reported once by the shared connection (plugins/services.ts).
       subscriber.on('error', () => {});
       const waitingForAcks = new Map<string, () => void>();
@@ -125,7 +127,9 @@ export default fp<{ cache: ResponseCache }>(
       // caches nor count each other's processes.
       const changes = `${app.config.RATE_LIMIT_PREFIX}${CHANNEL}`;
       const acks = `${app.config.RATE_LIMIT_PREFIX}${ACK_CHANNEL}`;
-      await subscriber.subscribe(changes, acks);
+      // Subscribed before the site answers when Redis is there; when it is not, the subscription is made once it comes.
+      const subscribed = subscriber.subscribe(changes, acks).catch((err: Error) => app.log.error({ err }, 'cache: subscribing to Redis failed'));
+      await Promise.race([subscribed, new Promise((resolve) => subscriber.once('error', resolve))]);
       subscriber.on('message', (channel, message: string) => {
         if (channel === acks) return void waitingForAcks.get(message)?.();
         fromOthers(message);

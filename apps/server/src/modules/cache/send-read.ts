@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { can } from '@app/shared';
+import type { Actor } from '@app/shared';
 import { sendPerRequest } from '../../compression';
 import { etagMatches } from '../../etag';
 import type { ReadResponse } from '../records/reads';
@@ -15,11 +15,12 @@ export async function sendReadFor(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  compute: (includePrivate: boolean) => Promise<ReadResponse>,
+  /** The read for a signed-in reader, or for an anonymous visitor (null). */
+  compute: (reader: Actor | null) => Promise<ReadResponse>,
   cacheKeyOptions?: CacheKeyOptions,
 ): Promise<FastifyReply> {
   const anonymousRead = async () => {
-    const produced = await compute(false);
+    const produced = await compute(null);
     if (produced.status === 200) produced.headers['cache-control'] ??= PUBLIC_CACHE_CONTROL;
     return produced;
   };
@@ -44,8 +45,7 @@ export async function sendReadFor(
   if (!request.hasAuthHeader) {
     response = await anonymousRead();
   } else {
-    const actor = await request.getActor();
-    response = await compute(can.readPrivate(actor));
+    response = await compute(await request.getActor());
     if (response.status === 200) response.headers['cache-control'] = PRIVATE_CACHE_CONTROL;
   }
   if (response.status === 200 && etagMatches(request.headers['if-none-match'], response.headers.etag)) {

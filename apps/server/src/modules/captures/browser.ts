@@ -3,6 +3,8 @@ import type { Browser, Request, Response } from 'playwright-core';
 import { CAPTURE_CHROMIUM_FLAGS } from '@app/shared';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
 import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
+import { BrowserNamespace, namespaceSupport } from './network-namespace';
+import { removeWebRtc } from './webrtc';
 
 export function browserAvailable(browserPath: string): boolean {
   try {
@@ -38,6 +40,20 @@ interface CapturerOptions {
   policy: AddressPolicy;
   /** The browser is closed after this long without a capture: its memory is the rest of the site's to use. */
   idleCloseMs?: number;
+  /**
+   * `namespace` (the default): the browser runs in a network namespace of its own where the platform allows it
+   * (network-namespace.ts), else as `none` says, with a warning. Tests set `none` to check the other guards alone.
+   */
+  isolation?: 'namespace' | 'none';
+  /** `keep` only for the tests that show the namespace alone holds: pages lose WebRTC before their scripts run. */
+  webrtc?: 'remove' | 'keep';
+  log?: { warn: (msg: string) => void };
+}
+
+interface LaunchedBrowser {
+  browser: Browser;
+  userAgent: string;
+  namespace: BrowserNamespace | null;
 }
 
 /** Failures that another attempt would not change: refused addresses, a page over the size limit. */
@@ -48,28 +64,65 @@ export const isPermanent = (err: unknown) => err instanceof CaptureRefused;
  * or cache shared between captures) per page.
  */
 export class PageCapturer {
-  private browser: Promise<{ browser: Browser; userAgent: string }> | null = null;
+  private browser: Promise<LaunchedBrowser> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private active = 0;
 
   constructor(private readonly options: CapturerOptions) {}
 
-  private async launch() {
+  /** Whether the browser runs in a network namespace of its own (null until it has started once). */
+  isolated: boolean | null = null;
+
+  private namespace(): BrowserNamespace | null {
+    if (this.options.isolation === 'none') return null;
+    const support = namespaceSupport();
+    if (support.ok) return new BrowserNamespace(this.options.browserPath);
+    if (this.isolated === null) {
+      this.options.log?.warn(`capture browser: no network namespace of its own (${support.reason}); pages lose WebRTC, but other UDP is not confined`);
+    }
+    return null;
+  }
+
+  private async launch(): Promise<LaunchedBrowser> {
     if (!this.browser) {
       const { chromium } = await import('playwright-core');
+      const namespace = this.namespace();
+      this.isolated = namespace !== null;
       this.browser = chromium
-        .launch({ executablePath: this.options.browserPath, headless: true, args: [...CAPTURE_CHROMIUM_FLAGS], timeout: 30_000 })
+        .launch({
+          executablePath: namespace?.executablePath ?? this.options.browserPath,
+          env: namespace ? { ...process.env, ...namespace.env() } : undefined,
+          headless: true,
+          args: [...CAPTURE_CHROMIUM_FLAGS],
+          timeout: 30_000,
+        })
         .then(async (browser) => {
-          browser.on('disconnected', () => (this.browser = null));
+          browser.on('disconnected', () => {
+            this.browser = null;
+            namespace?.close();
+          });
+          await namespace?.connect();
           const session = await browser.newBrowserCDPSession();
           const { userAgent } = await session.send('Browser.getVersion');
           await session.detach();
           // Many sites turn away a browser that calls itself headless; the capture is of what a reader is shown.
-          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome') };
+          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome'), namespace };
         });
-      this.browser.catch(() => (this.browser = null));
+      this.browser.catch(() => {
+        this.browser = null;
+        namespace?.close();
+      });
     }
     return this.browser;
+  }
+
+  /** The proxy's address as the browser reaches it: on loopback, or through its namespace's forwarder. */
+  private async proxyFor(proxy: GuardedProxy, namespace: BrowserNamespace | null): Promise<{ server: string; release: () => Promise<void> }> {
+    if (!namespace) return { server: await proxy.listen(), release: async () => {} };
+    const socketPath = namespace.socketPath();
+    await proxy.listen(socketPath);
+    const port = await namespace.forward(socketPath);
+    return { server: `http://127.0.0.1:${port}`, release: () => namespace.unforward(port) };
   }
 
   async capture(url: string): Promise<PageCapture> {
@@ -78,7 +131,7 @@ export class PageCapturer {
     this.active++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const proxy = new GuardedProxy(this.options.policy, this.options.maxBytes);
-    const proxyUrl = await proxy.listen();
+    let releaseProxy = async () => {};
     const started = Date.now();
     const remaining = () => Math.max(1000, this.options.timeoutMs - (Date.now() - started));
     const routeRefused: { url: string; reason: string }[] = [];
@@ -89,14 +142,17 @@ export class PageCapturer {
       void context?.close().catch(() => {});
     }, this.options.timeoutMs);
     try {
-      const { browser, userAgent } = await this.launch();
+      const { browser, userAgent, namespace } = await this.launch();
+      const { server, release } = await this.proxyFor(proxy, namespace);
+      releaseProxy = release;
       context = await browser.newContext({
-        proxy: { server: proxyUrl },
+        proxy: { server },
         viewport: { width: 1280, height: 900 },
         serviceWorkers: 'block',
         acceptDownloads: false,
         userAgent,
       });
+      if (this.options.webrtc !== 'keep') await context.addInitScript(removeWebRtc);
       // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
       // see (redirect hops) and pins the address it checked.
       await context.route('**/*', async (route) => {
@@ -162,6 +218,7 @@ export class PageCapturer {
     } finally {
       clearTimeout(deadline);
       await context?.close().catch(() => {});
+      await releaseProxy();
       await proxy.close();
       this.active--;
       this.scheduleIdleClose();
@@ -180,7 +237,9 @@ export class PageCapturer {
     this.idleTimer = null;
     const pending = this.browser;
     this.browser = null;
-    if (pending) await (await pending.catch(() => null))?.browser.close().catch(() => {});
+    const launched = await pending?.catch(() => null);
+    await launched?.browser.close().catch(() => {});
+    launched?.namespace?.close();
   }
 }
 

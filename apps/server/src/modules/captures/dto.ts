@@ -1,6 +1,6 @@
 import { API_BASE, can, type Actor, type CaptureFileDto, type LinkCaptureDto, type RecordCapturesDto } from '@app/shared';
 import type { LinkCaptureRow, RecordRow } from '../../db/schema';
-import type { PublicCopyAccess } from '../media/public-access';
+import type { SignedLinks } from '../media/signed-links';
 import { storedFile, type CaptureFileName } from './files';
 import type { CaptureService } from './service';
 
@@ -8,21 +8,27 @@ import type { CaptureService } from './service';
 export class CaptureViews {
   constructor(
     private readonly service: CaptureService,
-    private readonly signer: PublicCopyAccess,
+    private readonly links: SignedLinks | undefined,
   ) {}
 
-  private file(row: LinkCaptureRow, name: CaptureFileName, allowed: boolean, plain: boolean): CaptureFileDto | null {
+  private file(row: LinkCaptureRow, name: CaptureFileName, allowed: boolean, plain: boolean, actor: Actor | null): CaptureFileDto | null {
     const stored = storedFile(row, name);
     if (!stored) return null;
     const url = `${API_BASE}/captures/${row.id}/${name}`;
-    return { sha256: stored.sha256, size: stored.size, url: !allowed ? null : plain ? url : `${url}?v=${this.signer.signature(stored.key)}` };
+    const signed = !plain && actor && this.links ? `${url}?v=${this.links.sign(stored.key, actor)}` : url;
+    return { sha256: stored.sha256, size: stored.size, url: allowed ? signed : null };
   }
 
   /**
-   * One capture. Plain URLs where an anonymous reader would be let in anyway, signed ones for what only this reader
-   * may fetch. Why a capture failed is for the record's editors: it can tell what the server's DNS resolves.
+   * One capture. Plain URLs where an anonymous reader would be let in anyway, links signed for `reader.actor` for
+   * what only they may fetch. Why a capture failed is for the record's editors: it can tell what the server's DNS
+   * resolves.
    */
-  capture(row: LinkCaptureRow, record: RecordRow, reader: { mayDownload: boolean; publicDownload: boolean; editor: boolean }): LinkCaptureDto {
+  capture(
+    row: LinkCaptureRow,
+    record: RecordRow,
+    reader: { mayDownload: boolean; publicDownload: boolean; editor: boolean; actor: Actor | null },
+  ): LinkCaptureDto {
     const openToAll = record.public;
     const downloadPlain = openToAll && reader.publicDownload;
     return {
@@ -37,16 +43,16 @@ export class CaptureViews {
       finalUrl: row.finalUrl,
       httpStatus: row.httpStatus,
       pageTitle: row.pageTitle,
-      screenshot: this.file(row, 'screenshot.png', true, openToAll),
-      snapshot: this.file(row, 'snapshot.mhtml', reader.mayDownload, downloadPlain),
-      headers: this.file(row, 'headers.json', reader.mayDownload, downloadPlain),
+      screenshot: this.file(row, 'screenshot.png', true, openToAll, reader.actor),
+      snapshot: this.file(row, 'snapshot.mhtml', reader.mayDownload, downloadPlain, reader.actor),
+      headers: this.file(row, 'headers.json', reader.mayDownload, downloadPlain, reader.actor),
     };
   }
 
   async of(record: RecordRow, actor: Actor | null): Promise<RecordCapturesDto> {
     const publicDownload = await this.service.publicDownload(record.id);
     const editor = can.modify(actor, record);
-    const reader = { publicDownload, editor, mayDownload: publicDownload || editor };
+    const reader = { publicDownload, editor, mayDownload: publicDownload || editor, actor };
     const rows = await this.service.list(record.id);
     return {
       publicDownload,

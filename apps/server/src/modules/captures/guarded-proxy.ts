@@ -32,7 +32,12 @@ export class GuardedProxy {
     });
   }
 
-  async listen(): Promise<string> {
+  /** Listens on a port of loopback (its URL returned), or on the Unix socket `socketPath` (for a browser namespace). */
+  async listen(socketPath?: string): Promise<string> {
+    if (socketPath) {
+      await new Promise<void>((resolve) => this.server.listen(socketPath, resolve));
+      return socketPath;
+    }
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import { CATEGORY_LIST, dataFields } from '@app/shared';
-import { PublicCopyAccess } from '../media/public-access';
 import { AddressPolicy } from './address-policy';
 import { PageCapturer } from './browser';
 import { CaptureViews } from './dto';
@@ -35,6 +34,7 @@ export default fp(
           timeoutMs: config.CAPTURE_TIMEOUT_SECONDS * 1000,
           maxBytes: config.CAPTURE_MAX_MB,
           policy,
+          log: app.log,
         })),
       log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     });
@@ -44,12 +44,11 @@ export default fp(
     });
     app.addHook('onClose', async () => capturer?.close());
 
-    // The same signing as hidden media copies: a browser opens a file's URL without the reader's token.
-    const signer = new PublicCopyAccess(app.db, config.jwtSecret);
-    const views = new CaptureViews(service, signer);
+    // Links signed for their reader, as for hidden media copies: a browser opens a file's URL without the reader's token.
+    const views = new CaptureViews(service, app.media.links);
     const capturing = CATEGORY_LIST.filter((c) => dataFields(c).some((f) => (CAPTURED_FIELDS as readonly string[]).includes(f.name)));
     for (const category of capturing) recordCaptureRoutes(app, category, views);
-    captureFileRoutes(app, signer);
+    captureFileRoutes(app);
   },
   { name: 'captures', dependencies: ['db', 'auth', 'media'] },
 );

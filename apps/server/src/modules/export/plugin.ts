@@ -93,7 +93,7 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
       .header('content-disposition', `attachment; filename="records-${day}.${format}"`)
       .header('cache-control', actor ? PRIVATE_CACHE_CONTROL : 'public, max-age=60')
       .header('vary', 'Authorization');
-    return exportedRecords(app.db, app.media, filters, { includePrivate: can.readPrivate(actor) });
+    return exportedRecords(app.db, app.media, filters, { includePrivate: can.readPrivate(actor) }, actor);
   }
 };
 

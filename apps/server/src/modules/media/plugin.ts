@@ -1,12 +1,13 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
-import { API_BASE } from '@app/shared';
+import { API_BASE, can } from '@app/shared';
 import { AppError, httpError } from '../../errors';
 import { etagMatches } from '../../etag';
 import { PUBLIC_CONTENT_TYPES, PUBLIC_NAME } from './formats';
 import { parseRange } from './range';
-import { PublicCopyAccess } from './public-access';
+import { copyAccess } from './public-access';
 import { MediaService, VIDEO_JOB } from './service';
+import { SignedLinks } from './signed-links';
 import { S3Storage, createStorage } from './storage';
 import { findFfmpeg } from './video';
 
@@ -25,9 +26,9 @@ export default fp(
     const { config } = app;
     const storage = createStorage(config);
     const ffmpeg = findFfmpeg();
-    const access = new PublicCopyAccess(app.db, config.jwtSecret);
+    const links = new SignedLinks(app.db, config.jwtSecret);
     const service = new MediaService(app.db, storage, {
-      access,
+      links,
       maxImageBytes: config.MAX_IMAGE_MB,
       maxVideoBytes: config.MAX_VIDEO_MB,
       tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
@@ -60,11 +61,12 @@ export default fp(
         // Only the names the site makes: no other characters, so no path traversal and no listing.
         if (!PUBLIC_NAME.test(name)) throw httpError.notFound();
         const key = `public/${name}`;
-        // A copy of a file on a private or trashed record, or of a deleted file, answers 404 as if it never existed,
-        // unless the URL carries the signature the API gave a signed-in editor.
-        const visibility = await access.visibility(key);
-        const signed = visibility === 'hidden' && access.verify(key, (request.query as { v?: unknown }).v);
-        if (visibility === null || (visibility === 'hidden' && !signed)) throw httpError.notFound();
+        // A copy of a deleted file or of a trashed record answers 404 as if it never existed, to everyone; a copy on
+        // a private record the same to anyone but a signed-in reader (its token, or a link the API signed for it).
+        const access = await copyAccess(app.db, key);
+        if (access === null) throw httpError.notFound();
+        const hidden = access === 'private';
+        if (hidden && !can.readPrivate(await links.readerOfRequest(request, key))) throw httpError.notFound();
         const size = await storage.size(key);
         if (size === null) throw httpError.notFound();
         const range = parseRange(request.headers.range, size);
@@ -75,8 +77,9 @@ export default fp(
         reply
           .header('content-type', PUBLIC_CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream')
           // The bytes behind a name never change, but a copy may be hidden at any moment: shared caches keep a public
-          // copy for ten minutes at most, and a hidden one is for the signed-in reader's browser alone.
-          .header('cache-control', signed ? 'private, max-age=3600' : 'public, max-age=600')
+          // copy for ten minutes at most; a hidden one is for the reader's browser alone, which asks again each time
+          // (an ETag, so a 304), so a deletion or a trash hides even what it kept.
+          .header('cache-control', hidden ? 'private, no-cache' : 'public, max-age=600')
           .header('etag', etag)
           .header('accept-ranges', 'bytes');
         if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();

@@ -56,7 +56,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
       const actor = await actorOf(request);
       const id = await writes.create(openBody(request), category, actor);
       app.contentChanged({ area: 'records', category: category.slug });
-      return reply.status(201).send(await recordResponse(id));
+      return reply.status(201).send(await recordResponse(id, actor));
     },
   );
   app.put(
@@ -78,7 +78,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
       const id = recordId(request);
       await writes.edit(openBody(request), category, id, actor);
       app.contentChanged({ area: 'records', category: category.slug });
-      return recordResponse(id);
+      return recordResponse(id, actor);
     },
   );
   app.delete(
@@ -89,7 +89,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
       const id = recordId(request);
       await writes.trash(category, id, actor);
       app.contentChanged({ area: 'records', category: category.slug });
-      return recordResponse(id, { withTrash: true });
+      return recordResponse(id, actor, { withTrash: true });
     },
   );
   if (category.approvable) {
@@ -101,7 +101,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         const id = recordId(request);
         await writes.approve(category, id, actor);
         app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id);
+        return recordResponse(id, actor);
       },
     );
   }
@@ -114,7 +114,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         const id = recordId(request);
         await writes.toggleAccess(category, id, actor);
         app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id);
+        return recordResponse(id, actor);
       },
     );
   }
@@ -128,7 +128,7 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         const id = recordId(request);
         await writes.removeImage(requireId(imageId), actor, { category, recordId: id });
         app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id);
+        return recordResponse(id, actor);
       },
     );
   }

@@ -1,24 +1,32 @@
 import { CATEGORIES, dataFields, type CategorySlug, type GalleryItemDto, type MediaDto, type RecordDto } from '@app/shared';
 import type { MediaRow, RecordRow } from '../../db/schema';
 import type { MediaService, MediaView } from '../media/service';
+import type { LinkReader } from '../media/signed-links';
 
 function jsonValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   return value ?? null;
 }
 
+export interface RecordDtoOptions {
+  /** The trash fields (deletedAt, deletedBy), for the trash list. */
+  withTrash?: boolean;
+  /**
+   * The signed-in reader it is for, who is shown who created the record (`userId`: the web app shows its creator the
+   * edit controls) and links to its files that are not public, signed for them. None: an anonymous visitor, shown
+   * no account (an id would link every record one contributor made), or a document kept apart (exports).
+   */
+  reader?: LinkReader | null;
+  /** Link files plainly even for a reader (exports: a document kept apart, whose links would only expire). */
+  plainLinks?: boolean;
+}
+
 /**
  * A record as the API shows it: common fields, the category's own data fields, its files, and the review flags.
- * Trash fields (deletedAt, deletedBy) only for the trash list.
  */
-export function toRecordDto(
-  row: RecordRow,
-  files: MediaView[],
-  mediaService: MediaService,
-  { withTrash = false } = {},
-): RecordDto {
+export function toRecordDto(row: RecordRow, files: MediaView[], mediaService: MediaService, { withTrash = false, reader = null, plainLinks = false }: RecordDtoOptions = {}): RecordDto {
   const category = CATEGORIES[row.category as CategorySlug];
-  const images: MediaDto[] = files.map((file) => mediaService.toDto(file));
+  const images: MediaDto[] = files.map((file) => mediaService.toDto(file, { reader: plainLinks ? null : reader }));
   // A video record's card shows the poster the video job made (MediaDto.posterUrl); until then, none.
   const cover = images.find((image) => image.kind === 'image' || image.kind === 'poster');
   const poster = images.find((image) => image.kind === 'video' && image.posterUrl)?.posterUrl;
@@ -36,8 +44,8 @@ export function toRecordDto(
     approvedAt: row.approvedAt?.toISOString() ?? null,
     public: row.public,
     graphic: row.graphic,
-    userId: row.userId,
   };
+  if (reader) dto.userId = row.userId;
   if (category) {
     for (const field of dataFields(category)) dto[field.name] = jsonValue((row as Record<string, unknown>)[field.name]);
   }
@@ -48,11 +56,7 @@ export function toRecordDto(
   return dto;
 }
 
-export async function toRecordDtos(
-  rows: RecordRow[],
-  mediaService: MediaService,
-  options: { withTrash?: boolean } = {},
-): Promise<RecordDto[]> {
+export async function toRecordDtos(rows: RecordRow[], mediaService: MediaService, options: RecordDtoOptions = {}): Promise<RecordDto[]> {
   const files = await mediaService.forRecords(rows.map((r) => r.id));
   return rows.map((row) => toRecordDto(row, files.get(row.id) ?? [], mediaService, options));
 }
@@ -60,8 +64,9 @@ export async function toRecordDtos(
 export function toGalleryItem(
   row: { media: MediaRow; record: { id: string; category: string; title: string } },
   mediaService: MediaService,
+  reader: LinkReader | null = null,
 ): GalleryItemDto {
-  const file = mediaService.toDto(row.media);
+  const file = mediaService.toDto(row.media, { reader });
   return {
     _id: file.imageId,
     imageId: file.imageId,

@@ -18,13 +18,18 @@ export interface RecordFragment {
   hash: Buffer;
   category: string;
   public: boolean;
+  /**
+   * What a signed-in reader gets more than `bytes`: the record's creator (`,"userId":...}`, spliced in for the closing
+   * brace), which anonymous visitors are not shown. Absent on a fragment made for one signed-in reader, which has it.
+   */
+  owner?: Buffer;
 }
 
 /**
  * Records serialised for the reads (their API JSON), kept between requests: a list page asks the database for its
  * ids only and sends the records it has here, so an uncached read costs one small query, the joining of strings and
  * compression instead of reading, mapping and serialising fifty rows. Only live records whose every file is public
- * are kept (a file shown to signed-in readers carries a signed URL that expires). Any content change, here or in
+ * are kept (a file shown to signed-in readers carries a URL signed for its reader), as anonymous visitors get them. Any content change, here or in
  * another process, clears it (the records area listens to app.contentChanged); a read that started before a change
  * does not store what it read (a generation number, as in the response cache).
  */
@@ -47,17 +52,30 @@ export class RecordFragments {
     });
   }
 
-  static make(json: string, category: string, isPublic: boolean): RecordFragment {
+  /** `owner`: the record's creator, when `json` is what anonymous visitors get (see RecordFragment.owner). */
+  static make(json: string, category: string, isPublic: boolean, owner?: { userId: string | null }): RecordFragment {
     // Its own allocation, not a view of a shared slab, so the cache counts exactly what it keeps.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
     bytes.write(json);
-    return { bytes, hash: createHash('sha256').update(bytes).digest(), category, public: isPublic };
+    const fragment: RecordFragment = { bytes, hash: createHash('sha256').update(bytes).digest(), category, public: isPublic };
+    if (owner) fragment.owner = Buffer.from(`,"userId":${JSON.stringify(owner.userId)}}`);
+    return fragment;
+  }
+
+  /** A fragment's bytes as a signed-in reader (`signedIn`) or an anonymous visitor gets them, in parts. */
+  static partsOf(fragment: RecordFragment, signedIn: boolean): Buffer[] {
+    return signedIn && fragment.owner ? [fragment.bytes.subarray(0, -1), fragment.owner] : [fragment.bytes];
+  }
+
+  /** What an ETag hashes for a fragment as `partsOf` gives it (its hash, and what is spliced in). */
+  static hashesOf(fragment: RecordFragment, signedIn: boolean): Buffer[] {
+    return signedIn && fragment.owner ? [fragment.hash, fragment.owner] : [fragment.hash];
   }
 
   /** A JSON array of fragments, as the parts of its bytes (joined only when needed, see compression.ts). */
-  static join(fragments: readonly RecordFragment[]): JoinedParts {
+  static join(fragments: readonly RecordFragment[], signedIn = false): JoinedParts {
     const parts: Buffer[] = [OPEN];
-    fragments.forEach((fragment, i) => parts.push(i ? COMMA : EMPTY, fragment.bytes));
+    fragments.forEach((fragment, i) => parts.push(i ? COMMA : EMPTY, ...RecordFragments.partsOf(fragment, signedIn)));
     parts.push(CLOSE);
     return new JoinedParts(parts);
   }

@@ -55,7 +55,7 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
       const newId = await writes.editImage(openBody(request), requireId(request.params.id), actor);
       const found = await findLiveMedia(app.db, newId);
       app.contentChanged({ area: 'records', category: found?.record.category ?? null });
-      return toGalleryItem(found!, app.media);
+      return toGalleryItem(found!, app.media, actor);
     },
   );
   app.delete(
@@ -65,7 +65,7 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
       const actor = await actorOf(request);
       const record = await writes.removeImage(requireId(request.params.id), actor);
       app.contentChanged({ area: 'records', category: record.category });
-      return recordResponse(record.id);
+      return recordResponse(record.id, actor);
     },
   );
 
@@ -107,7 +107,7 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
             tx,
           );
         }
-        return app.media.toDto(after, { restricted: true });
+        return app.media.toDto(after, { restricted: true, reader: actor });
       });
       // The graphic flag shows in the gallery and on the record's pages.
       app.contentChanged({ area: 'records' });

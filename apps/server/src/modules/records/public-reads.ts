@@ -13,7 +13,7 @@ export interface PublicReads {
 export function createPublicReads(app: RecordReadServices): PublicReads {
   return {
     async read(target) {
-      const response = await computeRead(app, target, false);
+      const response = await computeRead(app, target, null);
       if (response.status === 200) response.headers['cache-control'] = PUBLIC_CACHE_CONTROL;
       return response;
     },

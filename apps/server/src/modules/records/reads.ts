@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { bytesOf, type Body } from '../../compression';
+import { bytesOf, JoinedParts, type Body } from '../../compression';
 import type { Db } from '../../db';
 import type { MediaService } from '../media/service';
-import { API_BASE, TOTAL_COUNT_HEADER, type CategorySlug } from '@app/shared';
+import { API_BASE, TOTAL_COUNT_HEADER, can, type Actor, type CategorySlug } from '@app/shared';
 import { toGalleryItem, toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
 import type { ListPositions } from './list-positions';
@@ -83,21 +83,27 @@ function ok(value: unknown, headers: Record<string, string> = {}): ReadResponse 
 }
 
 /**
- * Computes a read. `includePrivate` is true for signed-in readers (they also see non-public events
- * and massacres). Cache headers are added by the caller, which knows who is asking.
+ * Who a read is for: null for an anonymous visitor; a signed-in reader also sees the records that are not public
+ * (events and massacres), who created each record, and links to files that are not public, signed for them.
  */
-export async function computeRead(app: RecordReadServices, target: ReadTarget, includePrivate: boolean): Promise<ReadResponse> {
+export type Reader = Actor | null;
+
+/** Computes a read for `reader`. Cache headers are added by the caller, which knows who is asking. */
+export async function computeRead(app: RecordReadServices, target: ReadTarget, reader: Reader): Promise<ReadResponse> {
   const fragments = app.recordFragments;
+  const includePrivate = can.readPrivate(reader);
+  const signedIn = reader !== null;
   switch (target.kind) {
     case 'one': {
-      const [fragment] = await recordsAsFragments(app, [target.id]);
+      const [fragment] = await recordsAsFragments(app, [target.id], undefined, [], reader);
       if (!fragment || fragment.category !== target.category || fragment.trashed) return notFound();
       if (!includePrivate && !fragment.public) return notFound();
-      return answer(200, { etag: etagOf([fragment.hash], {}) }, fragment.bytes);
+      const etag = etagOf(RecordFragments.hashesOf(fragment, signedIn), {});
+      return answer(200, { etag }, new JoinedParts(RecordFragments.partsOf(fragment, signedIn)));
     }
     case 'image': {
       const row = await findGalleryImage(app.db, target.id, includePrivate);
-      return row ? ok(toGalleryItem(row, app.media)) : notFound();
+      return row ? ok(toGalleryItem(row, app.media, reader)) : notFound();
     }
     case 'list':
     case 'news': {
@@ -112,22 +118,22 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
       });
       // The first page is read again and again and its records are kept; the pages after it are read by whoever reads on.
       const recordsAhead = page.offset > 0 || page.cursor ? next.slice(0, READ_AHEAD) : [];
-      const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation, recordsAhead)).filter((f): f is Fragment => Boolean(f));
+      const parts = (await recordsAsFragments(app, entries.map((e) => e.id), generation, recordsAhead, reader)).filter((f): f is Fragment => Boolean(f));
       const last = entries.at(-1);
       const headers = withPaging({}, total, linkHeader(`${API_BASE}/${category ?? 'news'}`, page, total, entries.length, last ? cursorOf(last) : null));
       // Where keyset paging starts: the position after this page's last item, whichever paging this call used.
       if (last && entries.length === page.limit) headers[NEXT_CURSOR_HEADER] = encodeCursor(cursorOf(last));
       headers.etag = etagOf(
-        parts.map((part) => part.hash),
+        parts.flatMap((part) => RecordFragments.hashesOf(part, signedIn)),
         headers,
       );
-      return answer(200, headers, RecordFragments.join(parts));
+      return answer(200, headers, RecordFragments.join(parts, signedIn));
     }
     case 'images': {
       const page = resolvePage({ ...target.query, cursor: undefined });
       if (!page) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
       const { rows, total } = await listGallery(app.db, includePrivate, page);
-      const body = rows.map((row) => toGalleryItem(row, app.media));
+      const body = rows.map((row) => toGalleryItem(row, app.media, reader));
       return ok(body, withPaging({}, total, linkHeader(`${API_BASE}/images`, page, total, rows.length, null)));
     }
   }
@@ -137,50 +143,69 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, i
 type Fragment = RecordFragment & { trashed?: boolean };
 
 /**
- * The records `ids` as fragments, in the same order (null for an id that is not a record). Records not kept are
- * read in one statement, serialised and kept when every reader would see the same JSON: live, and every file public
- * (a hidden file's URL is signed for its reader and expires). A record another request is reading already is waited
- * for, not read again. `readAhead`: records read in the same statement when one is needed, if not kept.
- * `generation`: taken before the ids were read, so a change in between keeps nothing read before it, and joins no
- * read started before it.
+ * What a read of a record gives the requests that wait for it: its fragment when every reader gets the same JSON,
+ * else its rows, which each request serialises for its own reader (a link to a file that is not public is signed
+ * for one reader: it is never handed to another).
+ */
+type SharedRead = Fragment | RecordView;
+
+/**
+ * The records `ids` as fragments for `reader`, in the same order (null for an id that is not a record). Records not
+ * kept are read in one statement, serialised and kept when every reader would see the same JSON: live, and every
+ * file public (a hidden file's URL is signed for its reader). Kept fragments are what anonymous visitors get; a
+ * signed-in reader gets them with the creator spliced in (RecordFragments.partsOf). A record another request is
+ * reading already is waited for, not read again. `readAhead`: records read in the same statement when one is
+ * needed, if not kept. `generation`: taken before the ids were read, so a change in between keeps nothing read
+ * before it, and joins no read started before it.
  */
 export async function recordsAsFragments(
   app: RecordReadServices,
   ids: readonly string[],
   generation = app.recordFragments.currentGeneration(),
   readAhead: readonly string[] = [],
+  reader: Reader = null,
 ): Promise<(Fragment | null)[]> {
   const fragments = app.recordFragments;
   const out: (Fragment | null)[] = ids.map((id) => fragments.get(id) ?? null);
   const missing = ids.filter((_, i) => !out[i]);
   if (!missing.length) return out;
-  const reads = new Map<string, Promise<Fragment | null>>();
+  const reads = new Map<string, Promise<SharedRead | null>>();
   const toRead: string[] = [];
   for (const id of missing) {
-    const underWay = fragments.readingNow<Fragment | null>(id, generation);
+    const underWay = fragments.readingNow<SharedRead | null>(id, generation);
     if (underWay) reads.set(id, underWay);
     else toRead.push(id);
   }
   if (toRead.length) {
     for (const id of readAhead) if (!fragments.get(id) && !fragments.readingNow(id, generation)) toRead.push(id);
-    const made = findRecordViews(app.db, toRead).then((views) => new Map(views.map((view) => [view.record.id, fragmentOf(app, view, generation)])));
+    const made = findRecordViews(app.db, toRead).then((views) => new Map(views.map((view) => [view.record.id, sharedReadOf(app, view, generation)])));
     for (const id of toRead) {
       const read = made.then((byId) => byId.get(id) ?? null);
       fragments.startReading(id, read, generation);
       reads.set(id, read);
     }
   }
-  const read = new Map(await Promise.all([...reads].map(async ([id, fragment]) => [id, await fragment] as const)));
-  return out.map((fragment, i) => fragment ?? read.get(ids[i]!) ?? null);
+  const read = new Map(await Promise.all([...reads].map(async ([id, shared]) => [id, await shared] as const)));
+  return out.map((fragment, i) => fragment ?? forReader(app, read.get(ids[i]!) ?? null, reader));
 }
 
-function fragmentOf(app: RecordReadServices, { record, files }: RecordView, generation: number): Fragment {
-  const fragment: Fragment = RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media)), record.category, record.public);
+function sharedReadOf(app: RecordReadServices, view: RecordView, generation: number): SharedRead {
+  const { record, files } = view;
   const trashed = record.deletedAt !== null;
   const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic);
-  if (!trashed && sameForEveryone) app.recordFragments.set(record.id, fragment, generation);
+  // A trashed record's fragment only tells the reads it is trashed: its bytes are sent to nobody.
+  if (!trashed && !sameForEveryone) return view;
+  const json = JSON.stringify(toRecordDto(record, files, app.media));
+  const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
   if (trashed) fragment.trashed = true;
+  else app.recordFragments.set(record.id, fragment, generation);
   return fragment;
+}
+
+function forReader(app: RecordReadServices, shared: SharedRead | null, reader: Reader): Fragment | null {
+  if (!shared || 'bytes' in shared) return shared;
+  const { record, files } = shared;
+  return RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media, { reader })), record.category, record.public);
 }
 
 function withPaging(headers: Record<string, string>, total: number, link: string | null): Record<string, string> {

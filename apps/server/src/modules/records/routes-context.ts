@@ -50,7 +50,8 @@ export interface RecordRoutes {
   /** Anonymous requests go through publicReads (cacheable); signed-in ones are computed for the reader. */
   sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget): Promise<FastifyReply>;
   actorOf(request: FastifyRequest): Promise<Actor>;
-  recordResponse(id: string, options?: { withTrash?: boolean }): Promise<ReturnType<typeof toRecordDto>>;
+  /** A record as `reader` (who just changed it) is shown it. */
+  recordResponse(id: string, reader: Actor, options?: { withTrash?: boolean }): Promise<ReturnType<typeof toRecordDto>>;
   staffOnly: ReturnType<FastifyInstance['requireRole']>;
 }
 
@@ -60,7 +61,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
       app,
       request,
       reply,
-      (includePrivate) => (includePrivate ? computeRead(app, target, true) : app.publicReads.read(target)),
+      (reader) => (reader ? computeRead(app, target, reader) : app.publicReads.read(target)),
       // One record or image reads no query parameter: any given is ignored, not a key of its own.
       target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
     );
@@ -72,10 +73,10 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
     return actor;
   }
 
-  async function recordResponse(id: string, options: { withTrash?: boolean } = {}) {
+  async function recordResponse(id: string, reader: Actor, options: { withTrash?: boolean } = {}) {
     const view = await findRecordView(app.db, id);
     if (!view) throw httpError.notFound();
-    return toRecordDto(view.record, view.files, app.media, options);
+    return toRecordDto(view.record, view.files, app.media, { ...options, reader });
   }
 
   return { writes, sendRead, actorOf, recordResponse, staffOnly: app.requireRole('admin', 'super') };

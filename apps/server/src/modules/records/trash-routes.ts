@@ -30,7 +30,8 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
       const link = linkHeader(`${API_BASE}/trash`, page, total, rows.length, null);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
       if (link) reply.header('link', link);
-      return toRecordDtos(rows, app.media, { withTrash: true });
+      // Staff only (who see who made what); its files are not served while in the trash: plain links.
+      return toRecordDtos(rows, app.media, { withTrash: true, reader: await request.getActor(), plainLinks: true });
     },
   );
   app.put(
@@ -40,7 +41,7 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
       const actor = await actorOf(request);
       const id = requireId(request.params.id);
       app.contentChanged({ area: 'records', category: await writes.restore(id, actor) });
-      return recordResponse(id);
+      return recordResponse(id, actor);
     },
   );
   app.delete(

@@ -35,7 +35,7 @@ const searchArea: FastifyPluginAsync = async (fastify) => {
     },
     (request, reply) => {
       const query = normaliseSearchQuery(request.query);
-      return sendReadFor(app, request, reply, (includePrivate) => computeSearch(app, query, includePrivate), { query });
+      return sendReadFor(app, request, reply, (reader) => computeSearch(app, query, reader), { query });
     },
   );
 };

@@ -1,6 +1,7 @@
-import { SEARCH_LIMIT_DEFAULT, type SearchQuery } from '@app/shared';
+import { SEARCH_LIMIT_DEFAULT, can, type SearchQuery } from '@app/shared';
 import { JoinedParts } from '../../compression';
-import { answer, etagOf, recordsAsFragments, type ReadResponse, type RecordReadServices } from '../records/reads';
+import { RecordFragments } from '../records/fragments';
+import { answer, etagOf, recordsAsFragments, type ReadResponse, type Reader, type RecordReadServices } from '../records/reads';
 import { decodeSearchCursor, encodeSearchCursor } from './cursor';
 import { searchRecords } from './query';
 
@@ -18,7 +19,7 @@ export function normaliseSearchQuery(query: SearchQuery): SearchQuery {
  * The search's answer, serialised: each hit is a record's JSON as every read shows it (the records' kept fragments,
  * so a page of hits is not serialised again) with its snippet, then the facet counts and the next page's cursor.
  */
-export async function computeSearch(app: RecordReadServices, query: SearchQuery, includePrivate: boolean): Promise<ReadResponse> {
+export async function computeSearch(app: RecordReadServices, query: SearchQuery, reader: Reader): Promise<ReadResponse> {
   const { cursor: cursorText, limit, ...filters } = query;
   let cursor = null;
   if (cursorText !== undefined) {
@@ -26,15 +27,15 @@ export async function computeSearch(app: RecordReadServices, query: SearchQuery,
     if (!cursor) return answer(400, {}, JSON.stringify({ cursor: 'This cursor is not valid' }));
   }
   const generation = app.recordFragments.currentGeneration();
-  const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate });
-  const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation);
+  const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate: can.readPrivate(reader) });
+  const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation, [], reader);
   const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"estimated":${found.estimated},"order":"${found.order}","hits":[`)];
   let first = true;
   found.hits.forEach((hit, i) => {
     const fragment = fragments[i];
     // Trashed between the search and the read of its records: left out, as the next search will.
     if (!fragment || fragment.trashed) return;
-    parts.push(Buffer.from(`${first ? '' : ','}{"record":`), fragment.bytes, Buffer.from(`,"snippet":${JSON.stringify(hit.snippet)}}`));
+    parts.push(Buffer.from(`${first ? '' : ','}{"record":`), ...RecordFragments.partsOf(fragment, reader !== null), Buffer.from(`,"snippet":${JSON.stringify(hit.snippet)}}`));
     first = false;
   });
   parts.push(

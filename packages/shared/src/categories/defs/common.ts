@@ -5,7 +5,8 @@ export const f = {
   title: { name: 'title', kind: 'text', label: 'field.title', required: true, search: 'A' },
   subtitle: { name: 'subtitle', kind: 'text', label: 'field.subtitle', search: 'B' },
   description: { name: 'description', kind: 'markdown', label: 'field.description', required: true, search: 'C' },
-  createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt' },
+  // The published date orders lists, feeds and exports: one in the future would put its record first for ever.
+  createdAt: { name: 'createdAt', kind: 'datetime', label: 'field.createdAt', notInFuture: true },
   fullName: { name: 'fullName', kind: 'text', label: 'field.fullName', cardLabel: 'record.victimName', search: 'A' },
   location: { name: 'location', kind: 'text', label: 'field.location', search: 'B' },
   region: { name: 'region', kind: 'region', label: 'field.region', hint: 'hint.region', statistics: 'dimension' },
