@@ -76,7 +76,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/victims\/edit\/00000000-0000-4000-8000-000000000000$/);
   });
 
-  test('forgot password sends a link; the reset form sets a new password', async ({ page, request }) => {
+  test('forgot password sends a link; the reset form sets a new password and says so on the sign-in page', async ({ page, request }) => {
     const email = uniqueEmail('reset');
     await request.post('/api/users/signup', {
       data: { firstName: 'Sample', lastName: 'Reset', email, password: TEST_PASSWORD, password2: TEST_PASSWORD },
@@ -94,6 +94,8 @@ test.describe('accounts', () => {
     await page.getByLabel('Confirm password').fill(newPassword);
     await page.getByRole('button', { name: 'Reset password' }).click();
     await expect(page).toHaveURL(/\/signin$/);
+    // The reset ends with a message, not a silent sign-in form.
+    await expect(page.getByRole('status').filter({ hasText: 'Your password was changed; sign in with the new one.' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Sign In' }).click();

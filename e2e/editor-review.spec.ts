@@ -30,7 +30,7 @@ test.describe('editor review screens', () => {
     await expect(evidence).toHaveValue('javascript:x');
     await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Sample invalid massacre (test only)');
     await expect(page.getByRole('alert').first()).toContainText('Saving failed');
-    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page).toHaveURL(/\/dashboard\?category=massacres$/);
   });
 
   test('a contributor sees no approve or lock and cannot edit another editor’s record', async ({ page, request }) => {
@@ -115,6 +115,10 @@ test.describe('editor review screens', () => {
     await page.goto('/admin/users');
     const select = page.getByRole('row').filter({ hasText: contributor.email }).getByRole('combobox', { name: /Role of Sample Editor/ });
     await select.selectOption('admin');
+    // A dialog names the person and both roles before anything changes.
+    const dialog = page.getByRole('dialog', { name: 'Change a role' });
+    await expect(dialog).toContainText(/Change the role of Sample Editor .* from Contributor to Admin\?/);
+    await dialog.getByRole('button', { name: /^Make Sample Editor .* Admin$/ }).click();
     await expect(page.getByText(/changed to Admin/)).toBeVisible();
     await expect(select).toHaveValue('admin');
   });

@@ -38,7 +38,7 @@ test.describe('search', () => {
     await expect(page.getByTestId('search-total')).toHaveText('1 record found');
     await expect(page).toHaveURL(/region=amhara/);
     await expect(page).toHaveURL(/victimizer=Invented\+group\+Kappa/);
-    const download = page.getByTestId('search-download').getByRole('link', { name: 'CSV' });
+    const download = page.getByTestId('search-download').getByRole('link', { name: 'CSV', exact: true });
     await expect(download).toHaveAttribute('href', /export\.csv\?q=.*region=amhara.*victimizer=Invented/);
 
     await page.getByRole('heading', { name: /Velmor Crossing/ }).getByRole('link').click();

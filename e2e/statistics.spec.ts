@@ -61,11 +61,11 @@ test.describe('statistics and map', () => {
 
   test('a map region opens the search filtered to it, by pointer and by keyboard', async ({ page }) => {
     await page.goto('/map?confirmed=false');
-    const amhara = page.locator('a[data-region="amhara"]');
+    const amhara = page.locator('svg a[data-region="amhara"]');
     await expect(amhara).toHaveAttribute('href', '/search?region=amhara&confirmed=false');
     await expect(amhara).toHaveAttribute('aria-label', /^Amhara: \d+ records?$/);
     // The former SNNP area opens the four regions formed from it.
-    await expect(page.locator('a[data-region="snnp"]')).toHaveAttribute('href', /region=central-ethiopia&region=sidama&region=south-ethiopia&region=south-west-ethiopia/);
+    await expect(page.locator('svg a[data-region="snnp"]')).toHaveAttribute('href', /region=central-ethiopia&region=sidama&region=south-ethiopia&region=south-west-ethiopia/);
 
     // Keyboard only: Tab reaches the region's link, Enter follows it.
     await page.locator('body').focus();
@@ -85,7 +85,7 @@ test.describe('statistics and map', () => {
       if (req.resourceType() === 'script') scripts.push(req.url());
     });
     await page.goto('/');
-    await expect(page.getByRole('navigation').getByRole('link', { name: 'Statistics' })).toHaveAttribute('href', '/statistics');
+    await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Statistics', exact: true })).toHaveAttribute('href', '/statistics');
     expect(scripts.filter((url) => /Statistics|MapPage|ethiopia/i.test(url))).toEqual([]);
   });
 });

@@ -98,5 +98,7 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
     exclude: [...configDefaults.exclude, '**/*.preact.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./test/setup.ts'],
+    // A file's first test pays for jsdom, the translations and the screens' modules: over 5 s on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 }));

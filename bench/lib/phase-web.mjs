@@ -1,10 +1,13 @@
-// Web app: build, the compressed JS+CSS the home page needs, and Lighthouse (mobile) on the home page, a list page, a
-// search and the statistics.
+// Web app: build, the compressed JS+CSS the home page needs, Lighthouse (mobile) on the home page, a list page, a
+// search and the statistics, and the first paint of the editors' screens (dashboard, add form) at the CPU slowdown.
 import path from 'node:path';
 import { dbTask } from './data.mjs';
+import { editorPaintSeries, editorPaintVerdicts } from './editor-paint.mjs';
 import { pageLoadSeries, SETTLE_MS } from './page-load.mjs';
 import { startSite } from './site.mjs';
+import { signedInReader } from './reader.mjs';
 import { fmt, table, turnOrder } from './stats.mjs';
+import { printVerdicts } from './targets.mjs';
 import { browserAssets, buildWeb, DEFAULT_CPU_SLOWDOWN, hasBuild, lighthouse, staticHomeAssets, weigh } from './web.mjs';
 
 const scoredRun = (run) => typeof run.performance === 'number';
@@ -70,7 +73,8 @@ export async function runWeb({
     lighthouseSettings: { browser: lighthouseBrowser.name, browserPath: lighthouseBrowser.path, cpuSlowdown },
     lighthouse: {},
     pageLoad: {},
-    baseline: baseline ? { root: path.resolve(baseline), lighthouse: {}, pageLoad: {} } : null,
+    editorPaint: {},
+    baseline: baseline ? { root: path.resolve(baseline), lighthouse: {}, pageLoad: {}, editorPaint: {} } : null,
   };
   if (build || !hasBuild()) {
     console.log('\nBuilding the web app (npm run build)...');
@@ -86,7 +90,7 @@ export async function runWeb({
     for (const [name, root] of [['this build', undefined], ...(baseline ? [['baseline', path.resolve(baseline)]] : [])]) {
       const dataDir = path.join(work, `web-data-${sites.length}`);
       await dbTask({ action: 'seed', size: 1000, dataDir, mediaEvery: 0 });
-      sites.push({ name, ...(await startSite({ dataDir, root, logFile: path.join(work, `site-web-${sites.length}.log`) })) });
+      sites.push({ name, dataDir, ...(await startSite({ dataDir, root, logFile: path.join(work, `site-web-${sites.length}.log`) })) });
     }
     const site = sites[0];
     const fromHtml = weigh(staticHomeAssets());
@@ -168,6 +172,21 @@ export async function runWeb({
         rowsOf('pageLoad', (r) => [fmt.n(r.cpuMs, 1), fmt.n(r.longestTaskMs, 1), r.tasksOver5Ms, fmt.kb(r.bytes), r.requests, r.cpuMsEveryRun.join(' ')]),
       ),
     );
+
+    // The editors' screens, signed in as the bench's reader (a super of the bench's throw-away data).
+    for (const site of sites) site.token = (await signedInReader({ site, dataDir: site.dataDir })).replace(/^Bearer /, '');
+    const [ownPaint, basePaint] = await editorPaintSeries(sites, pageLoadRuns, cpuSlowdown);
+    result.editorPaint = ownPaint;
+    if (basePaint) result.baseline.editorPaint = basePaint;
+    console.log(`\nEditors' screens at 412x823, signed in, CPU ${cpuSlowdown}x slower (no network throttling), fresh browser each time; median of ${pageLoadRuns}`);
+    console.log('times from the start of the navigation; ready: the app has drawn the screen; form: the add form is there');
+    console.log(
+      table(
+        ['page', 'first paint ms', 'FCP ms', 'ready ms', 'form ms', 'FCP ms, every run'],
+        rowsOf('editorPaint', (r) => [fmt.n(r.firstPaintMs), fmt.n(r.fcpMs), fmt.n(r.readyMs), r.formMs === null ? '' : fmt.n(r.formMs), r.fcpMsEveryRun.join(' ')]),
+      ),
+    );
+    printVerdicts(editorPaintVerdicts(result.editorPaint, cpuSlowdown));
   } finally {
     for (const site of sites) await site.stop();
   }

@@ -116,6 +116,22 @@ describe('open-data export', () => {
     expect(Object.keys(bad.body).sort()).toEqual(['from', 'region']);
   });
 
+  it('CSV for spreadsheets starts with a UTF-8 byte order mark (so Excel reads Amharic), the plain CSV does not', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: `${API_BASE}/export.csv`, ...anonymous() });
+    const forSpreadsheets = await t.app.inject({ method: 'GET', url: `${API_BASE}/export.csv?bom=true&region=afar`, ...anonymous() });
+    expect(forSpreadsheets.statusCode).toBe(200);
+    expect([...forSpreadsheets.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect([...plain.rawPayload.subarray(0, 3)]).not.toEqual([0xef, 0xbb, 0xbf]);
+    // The same table after the mark, filtered like the plain one.
+    const rows = csvRows(forSpreadsheets.body.slice(1));
+    expect(Object.keys(rows[0]!)).toEqual(EXPORT_COLUMNS.map((c) => c.name));
+    expect(rows.map((r) => r._id)).toEqual([created.afar!._id]);
+    expect(rows[0]!.description).toContain('ሙከራ');
+    const bad = await call(t.app, { method: 'GET', url: `${API_BASE}/export.csv?bom=yes`, ...anonymous() });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['bom']);
+  });
+
   it('never exports private or trashed records anonymously; a signed-in editor gets the private ones too', async () => {
     for (const format of ['csv', 'ndjson']) {
       const res = await t.app.inject({ method: 'GET', url: `${API_BASE}/export.${format}`, ...anonymous() });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from './helpers';
 import { seedSampleContent, SAMPLE_PER_CATEGORY } from '../src/seed/sample';
-import { CATEGORY_LIST, SAMPLE_LABEL } from '@app/shared';
+import { CATEGORY_LIST, REGION_CODES, SAMPLE_LABEL, hasPlace } from '@app/shared';
 
 describe('server frame', () => {
   let t: TestApp;
@@ -47,6 +47,13 @@ describe('server frame', () => {
       expect(row.subtitle).toBe(SAMPLE_LABEL);
       expect(row.n).toBe(SAMPLE_PER_CATEGORY);
     }
+    // A fresh site's map and statistics are not empty: every sample record of a category with a place has a region.
+    const placed = CATEGORY_LIST.filter(hasPlace).map((c) => `'${c.slug}'`).join(', ');
+    const regions = await t.database.query<{ region: string | null }>(`select region from records where category in (${placed})`);
+    expect(regions.length).toBeGreaterThan(0);
+    for (const { region } of regions) expect(REGION_CODES).toContain(region);
+    expect(new Set(regions.map((r) => r.region)).size).toBeGreaterThanOrEqual(5);
     expect((await seedSampleContent({ db, media, audit, log })).seeded).toBe(false);
-  });
+    // Seeding makes every sample picture: about 30 s on a busy 2-core machine.
+  }, 120_000);
 });

@@ -93,6 +93,25 @@ describe('link previews in the HTML shell', () => {
   });
 });
 
+describe('the site in every page\'s metadata', () => {
+  it('an Organization in JSON-LD carries the contact e-mail and the social link (sameAs)', async () => {
+    for (const address of ['/', '/victims', '/dashboard']) {
+      const html = (await t.app.inject({ method: 'GET', url: address })).body;
+      const block = html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/);
+      expect(block, address).not.toBeNull();
+      const organization = JSON.parse(block![1]!) as Record<string, unknown>;
+      expect(organization).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'Organization',
+        name: t.app.brand.siteName,
+        url: 'https://evidence.example.test',
+        email: t.app.brand.contactEmail,
+        sameAs: [t.app.brand.socialUrl],
+      });
+    }
+  });
+});
+
 describe('sitemap, robots.txt and feeds', () => {
   it('the sitemap lists public records and leaves out private ones', async () => {
     const shown = await createRecord('victims', { title: 'Sample sitemap victim' }, false);

@@ -6,8 +6,11 @@ import type { BrandConfig } from '@app/shared';
 import { AppProviders, createQueryClient } from './app/App';
 import { stateScript } from './app/prerendered';
 import { routes, type RouteHandle } from './app/router';
+import { Layout } from './components/Layout';
+import { Loading } from './components/Status';
 import { setApiTransport } from './lib/api';
 import { setBrand } from './lib/brand';
+import { takeNotFound } from './lib/pageStatus';
 import './lib/i18n';
 
 /**
@@ -30,6 +33,13 @@ export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>
 const handler = createStaticHandler(routes);
 
 /**
+ * The frame of a screen the server does not render (an editor's screens, the account forms): header, "Loading..." and
+ * footer. It paints at once, with the screen's code already on its way (the page links its chunks), instead of a
+ * blank page until the app has run; the app then draws the screen over it (no adoption: there is no state to adopt).
+ */
+const frameHandler = createStaticHandler([{ element: <Layout />, children: [{ path: '*', Component: () => <Loading /> }] }]);
+
+/**
  * The queries a render asked for that nobody has fetched yet. A query the page turned off (`enabled: false`, e.g. the
  * campaign directory until the form is near) stays off: the cache keeps the options of the hook that built it.
  */
@@ -38,6 +48,20 @@ function unfetchedQueries(queryClient: QueryClient) {
     .getQueryCache()
     .getAll()
     .filter((query) => query.state.status === 'pending' && query.state.fetchStatus === 'idle' && (query.options as { enabled?: unknown }).enabled !== false);
+}
+
+async function renderFrame(url: string, brand: BrandConfig, modules: string[]): Promise<RenderedPage | null> {
+  const context = await frameHandler.query(new Request(new URL(url, 'http://localhost')));
+  if (context instanceof Response) return null;
+  const router = createStaticRouter(frameHandler.dataRoutes, context);
+  setBrand(brand);
+  const html = renderToString(
+    <AppProviders queryClient={createQueryClient()}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </AppProviders>,
+  );
+  // No state script: the browser app draws the screen afresh rather than adopting this markup.
+  return { html, stateScript: '', modules, status: 200 };
 }
 
 /** Rounds of render-then-fetch: a screen whose second query depends on its first needs two. */
@@ -54,7 +78,10 @@ setApiTransport((url, init) => {
   return api(url, init);
 });
 
-/** Renders a public page; null when the address is not one (editors' screens, sign-in...) or redirects. */
+/**
+ * Renders a public page, or the frame of another screen (editors' screens, sign-in...); null when the address
+ * redirects.
+ */
 export function render(url: string, options: { brand: BrandConfig; api: ApiTransport }): Promise<RenderedPage | null> {
   return renderApi.run(options.api, () => renderPage(url, options.brand));
 }
@@ -64,13 +91,15 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
   if (context instanceof Response) return null;
   const handles = context.matches.map((match) => match.route.handle as RouteHandle | undefined).filter((h): h is RouteHandle => Boolean(h));
   const leaf = handles.at(-1);
-  if (!leaf?.prerender || context.statusCode !== 200) return null;
+  if (!leaf || context.statusCode !== 200) return null;
+  if (!leaf.prerender) return renderFrame(url, brand, handles.map((h) => h.module));
 
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   const router = createStaticRouter(handler.dataRoutes, context);
   const page = () => {
     setBrand(brand);
+    takeNotFound();
     return renderToString(
       <AppProviders queryClient={queryClient}>
         <StaticRouterProvider router={router} context={context} hydrate={false} />
@@ -85,5 +114,6 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
     await Promise.all(waiting.map((query) => query.fetch().catch(() => undefined)));
     html = page();
   }
-  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module), status: leaf.status ?? 200 };
+  const status = takeNotFound() ? 404 : (leaf.status ?? 200);
+  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module), status };
 }

@@ -8,7 +8,7 @@ import '../src/lib/i18n';
 import type { Directory } from '../src/features/campaign/api';
 import CampaignForm from '../src/features/campaign/CampaignForm';
 import ConfirmPage from '../src/features/campaign/ConfirmPage';
-import { applyCascade, authorityEmailOf, emptyValues, provincesOf, representativesOf } from '../src/features/campaign/cascade';
+import { applyCascade, authorityEmailOf, emptyValues, findRepresentatives, letterEdited, provincesOf, representativesOf } from '../src/features/campaign/cascade';
 import ReportsPage from '../src/features/reports/ReportsPage';
 
 /** Sample directory (test data: no real person or place). */
@@ -299,5 +299,91 @@ describe('reports page', () => {
     mockFetch(() => json([], 200, { 'x-total-count': '0' }));
     renderReports();
     expect(await screen.findByText('No report found')).toBeInTheDocument();
+  });
+});
+
+describe('the letter is not thrown away', () => {
+  it('knows when the letter holds the sender\'s own words', () => {
+    expect(letterEdited(DIRECTORY, { country: '', message: '' })).toBe(false);
+    expect(letterEdited(DIRECTORY, { country: 'CA', message: DIRECTORY[0]!.defaultMessage })).toBe(false);
+    expect(letterEdited(DIRECTORY, { country: 'CA', message: `${DIRECTORY[0]!.defaultMessage} My own words.` })).toBe(true);
+    expect(letterEdited(DIRECTORY, { country: '', message: 'My own words.' })).toBe(true);
+  });
+
+  it('keeps the letter when the country changes with keepMessage', () => {
+    const v = { ...emptyValues(), country: 'CA', message: 'My own words.' };
+    expect(applyCascade(DIRECTORY, v, { type: 'country', code: 'AU', keepMessage: true })).toMatchObject({ country: 'AU', message: 'My own words.' });
+    expect(applyCascade(DIRECTORY, v, { type: 'country', code: 'AU' }).message).toBe(DIRECTORY[1]!.defaultMessage);
+  });
+
+  it('asks before replacing an edited letter; keeping it, replacing it and undoing the replacement all work', { timeout: 20_000 }, async () => {
+    mockFetch((url) => (url.pathname.endsWith('/campaign/directory') ? json(DIRECTORY) : json({}, 404)));
+    const user = userEvent.setup();
+    renderWithApp(<CampaignForm />);
+    const country = screen.getByLabelText('Country');
+    await waitFor(() => expect(within(country).getByRole('option', { name: 'Canada' })).toBeInTheDocument());
+    await user.selectOptions(country, 'CA');
+    const message = screen.getByLabelText('Message');
+    await user.type(message, ' My own words.');
+    const mine = `${DIRECTORY[0]!.defaultMessage} My own words.`;
+    expect(message).toHaveValue(mine);
+
+    // Changing the country keeps the letter and asks.
+    await user.selectOptions(country, 'AU');
+    expect(message).toHaveValue(mine);
+    const question = screen.getByTestId('letter-choice');
+    expect(question).toHaveTextContent('You have written your own letter. Replace it with the default letter for Australia?');
+    await user.click(within(question).getByRole('button', { name: 'Keep my letter' }));
+    expect(screen.queryByTestId('letter-choice')).toBeNull();
+    expect(message).toHaveValue(mine);
+    expect(screen.getByLabelText('Province or state')).toHaveValue('');
+    expect(within(screen.getByLabelText('Province or state')).getByRole('option', { name: 'Sample State' })).toBeInTheDocument();
+
+    // Asked again (Canada), the sender takes the default letter, then undoes it.
+    await user.selectOptions(country, 'CA');
+    await user.click(within(screen.getByTestId('letter-choice')).getByRole('button', { name: 'Use the letter for Canada' }));
+    expect(message).toHaveValue(DIRECTORY[0]!.defaultMessage);
+    expect(screen.getByTestId('letter-choice')).toHaveTextContent('Your letter was replaced with the default letter for Canada.');
+    await user.click(screen.getByRole('button', { name: 'Undo: bring my letter back' }));
+    expect(message).toHaveValue(mine);
+    expect(screen.queryByTestId('letter-choice')).toBeNull();
+  });
+});
+
+describe('finding a representative by name', () => {
+  it('finds districts and members by any of their words, accents and case ignored, districts first', () => {
+    expect(findRepresentatives(DIRECTORY, 'district north').map((r) => r.id)).toEqual(['r1']);
+    expect(findRepresentatives(DIRECTORY, 'MEMBER four').map((r) => [r.id, r.country, r.province])).toEqual([['r4', 'AU', 'Sample State']]);
+    expect(findRepresentatives(DIRECTORY, 'sample dístrict').map((r) => r.id)).toEqual(['r3', 'r1', 'r2']);
+    expect(findRepresentatives(DIRECTORY, '   ')).toEqual([]);
+    expect(findRepresentatives(undefined, 'sample')).toEqual([]);
+  });
+
+  it('picks a representative with the keyboard: country, province and district follow; one without an e-mail cannot be picked', { timeout: 20_000 }, async () => {
+    mockFetch((url) => (url.pathname.endsWith('/campaign/directory') ? json(DIRECTORY) : json({}, 404)));
+    const user = userEvent.setup();
+    renderWithApp(<CampaignForm />);
+    await waitFor(() => expect(within(screen.getByLabelText('Country')).getByRole('option', { name: 'Canada' })).toBeInTheDocument());
+    const box = screen.getByRole('combobox', { name: 'Find your representative' });
+    expect(box).toHaveAttribute('placeholder', "Type your riding, electorate or member's name");
+    await user.type(box, 'south');
+    const options = within(screen.getByRole('listbox', { name: 'Representatives found' })).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Sample District South Sample Member Two (Sample Province, Canada) · cannot be written to']);
+    expect(options[0]).toHaveAttribute('aria-disabled', 'true');
+    await user.keyboard('{Enter}');
+    expect(screen.getByLabelText('Country')).toHaveValue('');
+
+    await user.clear(box);
+    await user.type(box, 'division');
+    expect(box).toHaveAttribute('aria-expanded', 'true');
+    expect(box.getAttribute('aria-activedescendant')).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(screen.getByLabelText('Country')).toHaveValue('AU');
+    expect(screen.getByLabelText('Province or state')).toHaveValue('Sample State');
+    expect(screen.getByLabelText('District')).toHaveValue('Sample Division');
+    expect(screen.getByLabelText("Representative's e-mail")).toHaveValue('four@example.test');
+    expect(screen.getByLabelText('Message')).toHaveValue(DIRECTORY[1]!.defaultMessage);
+    expect(box).toHaveValue('');
+    expect(box).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -57,3 +57,49 @@ describe('search page', () => {
     expect(screen.getByTestId('facet-category')).toHaveTextContent('(≈21000)');
   });
 });
+
+describe('search page on a phone and with a refused address', () => {
+  it('"Filters (n)" counts the filters set and opens the panel; the results come before it in the page', async () => {
+    answer(response({}));
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/search?q=testword&region=amhara&region=afar&from=2020-01-01']}>
+          <SearchView renderRecord={(record) => <p>{record.title}</p>} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const toggle = screen.getByTestId('filters-toggle');
+    expect(toggle).toHaveTextContent('Filters (3)');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(document.getElementById('search-filters')).not.toHaveClass('is-open');
+    toggle.click();
+    expect(await screen.findByRole('button', { name: 'Filters (3)', expanded: true })).toBeInTheDocument();
+    expect(document.getElementById('search-filters')).toHaveClass('is-open');
+    // The site's button style on the form's buttons.
+    for (const name of ['Search', 'Apply filters']) expect(screen.getByRole('button', { name })).toHaveClass('btn');
+  });
+
+  it("a refused parameter shows the field's error under it, the filters kept, not 'Something went wrong'", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ from: 'Must be a day (YYYY-MM-DD)', region: 'Not a region' }), { status: 400, headers: { 'content-type': 'application/json' } })),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/search?q=testword&from=yesterday&region=nowhere']}>
+          <SearchView renderRecord={(record) => <p>{record.title}</p>} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByTestId('search-refused')).toHaveTextContent('A filter in this address is not valid');
+    expect(screen.queryByText(/Something went wrong/)).toBeNull();
+    const from = screen.getByLabelText('From');
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+    expect(document.getElementById(from.getAttribute('aria-describedby')!)).toHaveTextContent('Must be a day (YYYY-MM-DD)');
+    expect(screen.getByTestId('facet-region')).toHaveTextContent('Not a region');
+    expect(screen.getByTestId('facet-region').querySelector('input[value="nowhere"]')).toBeChecked();
+    expect(screen.getByLabelText('Words or names')).toHaveValue('testword');
+    // The panel is open, so the error is seen on a phone too.
+    expect(document.getElementById('search-filters')).toHaveClass('is-open');
+  });
+});

@@ -3,9 +3,9 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATEGORY_SLUGS, REGION_CODES, type StatisticsResponse } from '@app/shared';
 import { filtersFromParams } from '../src/features/statistics/api';
-import { lastDayOfMonth, monthRange } from '../src/features/statistics/MonthChart';
+import { lastDayOfMonth, MonthChart, monthRange } from '../src/features/statistics/MonthChart';
 import { FORMED_FROM_SNNP, RegionMap } from '../src/features/statistics/RegionMap';
-import { RegionBars } from '../src/features/statistics/StatisticsBody';
+import { RegionBars, Totals, VictimizerBars } from '../src/features/statistics/StatisticsBody';
 import '../src/lib/i18n';
 
 /** Statistics of made-up test counts (no real figures). */
@@ -24,7 +24,7 @@ function testStatistics(regionCounts: Record<string, number>): StatisticsRespons
   };
 }
 
-describe('statistics pages', () => {
+describe('statistics pages', { timeout: 20_000 }, () => {
   afterEach(cleanup);
 
   it('shades the former SNNP area by the sum of the regions formed from it, and links it to their search', () => {
@@ -80,5 +80,76 @@ describe('statistics pages', () => {
       from: '2021-01-01',
       confirmed: 'true',
     });
+  });
+});
+
+describe('statistics on a phone', { timeout: 20_000 }, () => {
+  afterEach(cleanup);
+
+  it('"People killed" says whether unconfirmed records are counted, with a way to count confirmed ones only and back', () => {
+    const stats = { ...testStatistics({ amhara: 3 }), killed: { massacreDeaths: 12, victimRecords: 2 } };
+    const { unmount } = render(
+      <MemoryRouter initialEntries={['/statistics?region=amhara']}>
+        <Totals statistics={stats} filters={{ region: ['amhara'] }} />
+      </MemoryRouter>,
+    );
+    const counted = screen.getByTestId('killed-counted');
+    expect(counted).toHaveTextContent('Counts confirmed and not yet confirmed records.');
+    expect(within(counted).getByRole('link', { name: 'Count confirmed records only' })).toHaveAttribute('href', '/statistics?region=amhara&confirmed=true');
+    unmount();
+    render(
+      <MemoryRouter initialEntries={['/map?confirmed=true']}>
+        <Totals statistics={stats} filters={{ confirmed: 'true' }} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('killed-counted')).toHaveTextContent('Counts confirmed records only.');
+    expect(screen.getByRole('link', { name: 'Count every record' })).toHaveAttribute('href', '/map');
+  });
+
+  it('the monthly chart names every month under its bar and says it scrolls when long', () => {
+    const months = Array.from({ length: 12 }, (_, i) => ({ month: `2023-${String(i + 1).padStart(2, '0')}`, count: i + 1 }));
+    const { container } = render(
+      <MemoryRouter>
+        <MonthChart statistics={{ ...testStatistics({}), months }} filters={{}} />
+      </MemoryRouter>,
+    );
+    const labels = [...container.querySelectorAll('svg text')].map((t) => t.textContent);
+    expect(labels).toEqual(expect.arrayContaining(['Jan', 'Feb', 'Jun', 'Dec', '2023']));
+    expect(screen.getByRole('region', { name: 'Records per month (scrolls sideways)' })).toHaveAttribute('tabindex', '0');
+    // Drawn at its own size (36 px a month), so its 12 px labels are not scaled down.
+    expect(container.querySelector('svg')!.getAttribute('width')).toBe(String(12 * 36 + 8));
+  });
+
+  it('bars are HTML at the page text size, with whole names (no cut with an ellipsis)', () => {
+    const long = 'A perpetrator name much longer than twenty-eight characters (test data)';
+    const stats = { ...testStatistics({ amhara: 2 }), victimizers: [{ victimizer: long, count: 2 }] };
+    render(
+      <MemoryRouter>
+        <VictimizerBars statistics={stats} filters={{}} />
+      </MemoryRouter>,
+    );
+    const bar = screen.getByRole('link', { name: `${long}: 2 records` });
+    expect(bar.tagName).toBe('A');
+    expect(bar.closest('svg')).toBeNull();
+    expect(bar.querySelector('.bar-label')).toHaveTextContent(long);
+  });
+});
+
+describe('the map names its regions', { timeout: 20_000 }, () => {
+  afterEach(cleanup);
+
+  it('lists every region with its count beside the map, each linking like its area, and labels the larger areas', () => {
+    const { container } = render(
+      <MemoryRouter>
+        <RegionMap statistics={testStatistics({ amhara: 4, afar: 1 })} filters={{}} />
+      </MemoryRouter>,
+    );
+    const names = within(screen.getByRole('list', { name: 'Regions and their records' })).getAllByRole('link');
+    expect(names.map((a) => a.textContent)).toEqual(expect.arrayContaining(['Amhara (4)', 'Afar (1)', 'Harari (0)']));
+    const amhara = names.find((a) => a.textContent === 'Amhara (4)')!;
+    expect(amhara.getAttribute('href')).toBe(container.querySelector('svg a[data-region="amhara"]')!.getAttribute('href'));
+    expect([...container.querySelectorAll('.region-map-label')].map((t) => t.textContent)).toEqual(expect.arrayContaining(['Amhara', 'Oromia', 'Tigray']));
+    // Pointing at a name lights its area (and the reverse): a rule per region.
+    expect(container.querySelector('style')!.textContent).toContain('.region-map:has(.region-map-names [data-region="amhara"]:is(:hover, :focus-visible)) .region-map-link[data-region="amhara"]');
   });
 });

@@ -6,6 +6,10 @@ export const paths = {
   home: '/',
   about: '/about',
   search: '/search',
+  statistics: '/statistics',
+  map: '/map',
+  /** The open-data page: the formats of the export and what their columns mean. */
+  exportData: '/export',
   images: '/images',
   image: (id: string) => `/images/${id}`,
   imageEdit: (id: string) => `/images/edit/${id}`,
@@ -22,8 +26,11 @@ export const paths = {
   checkEmail: '/check-email',
   reports: '/reports',
   logout: '/logout',
+  admin: '/admin',
   trash: '/admin/trash',
   audit: '/admin/audit',
   users: '/admin/users',
+  checkpoints: '/admin/checkpoints',
+  representatives: '/admin/representatives',
   campaignConfirm: (token: string) => `/campaign/confirm/${token}`,
 } as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { CATEGORY_LIST, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
+import { CATEGORY_LIST, REGION_CODES, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
 import type { Db } from '../db';
 import { records } from '../db/schema';
 import type { AuditService } from '../services/audit';
@@ -56,6 +56,8 @@ function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown
       return 'Sample Street 1';
   }
   if (field.kind === 'quantity') return (n + 1) * 10;
+  // Spread over the regions, so a fresh site's map and statistics show something (the places stay fictional).
+  if (field.kind === 'region') return REGION_CODES[(CATEGORY_LIST.indexOf(category) * SAMPLE_PER_CATEGORY + n) % REGION_CODES.length];
   if (isDateKind(field.kind)) return day;
   return null;
 }

@@ -5,6 +5,7 @@ import './media.css';
 /**
  * Several items shown one at a time with previous/next arrows and an "n/total" counter. Arrows move by one;
  * the left arrow is hidden at the first item and the right at the last. Left/right arrow keys work when it has focus.
+ * A single item is shown as it is: no arrows, no "1/1".
  */
 export function Carousel<T>({
   items,
@@ -23,6 +24,14 @@ export function Carousel<T>({
   const current = Math.min(index, Math.max(items.length - 1, 0));
   if (items.length === 0) return null;
   const item = items[current]!;
+  if (items.length === 1) {
+    return (
+      <section className="carousel carousel-single" aria-label={label}>
+        <div className="carousel-item">{render(item, 0)}</div>
+        {extra ? <div className="carousel-controls">{extra(item, 0)}</div> : null}
+      </section>
+    );
+  }
   const atFirst = current === 0;
   const atLast = current === items.length - 1;
   const onKeyDown = (e: KeyboardEvent) => {

@@ -1,13 +1,17 @@
 import { useTranslation } from '../lib/i18n';
 import { changeLanguage, LANGUAGES, type Language } from '../lib/i18n';
 
-/** Switches the interface language; the choice is remembered (lib/i18n). */
-export function LanguageSwitch() {
+/** Switches the interface language; the choice is remembered (lib/i18n). `onChanged` runs once the page shows it. */
+export function LanguageSwitch({ onChanged }: { onChanged?: () => void }) {
   const { t, i18n } = useTranslation();
   return (
     <label className="language-switch">
       <span className="visually-hidden">{t('nav.language')}</span>
-      <select value={i18n.language} onChange={(e) => void changeLanguage(e.target.value as Language)} aria-label={t('nav.language')}>
+      <select
+        value={i18n.language}
+        onChange={(e) => void changeLanguage(e.target.value as Language).then(() => onChanged?.())}
+        aria-label={t('nav.language')}
+      >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} lang={l.code}>
             {l.label}

@@ -9,31 +9,54 @@ export function usePageParam(): number {
   return Number.isFinite(page) && page > 0 ? page : 1;
 }
 
-export function Pagination({ page, total, pageSize }: { page: number; total: number; pageSize: number }) {
-  const { t } = useTranslation();
+/** The address of page `n` of the current one: the URL's other parameters kept, `page` set (left out for the first). */
+function usePageHref(): (n: number) => string {
   const [params] = useSearchParams();
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages <= 1 && page <= 1) return null;
-  const to = (n: number) => {
+  return (n: number) => {
     const next = new URLSearchParams(params);
     if (n <= 1) next.delete('page');
     else next.set('page', String(n));
     const qs = next.toString();
     return qs ? `?${qs}` : '?';
   };
+}
+
+interface PagerProps {
+  page: number;
+  total: number;
+  pageSize: number;
+  /**
+   * Where the pages are: 'address' (links to ?page=n, for public lists: they work before the app has started and can be
+   * shared) or a callback (an editor's table whose page is the screen's state).
+   */
+  onPage: 'address' | ((page: number) => void);
+}
+
+/**
+ * The site's one pager: previous, "Page n of m", next. Shown while there is more than one page, or on a page past the
+ * end (an old shared link), which still offers the way back.
+ */
+export function Pagination({ page, total, pageSize, onPage }: PagerProps) {
+  const { t } = useTranslation();
+  const hrefOf = usePageHref();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (pages <= 1 && page <= 1) return null;
+  const previous = Math.min(page - 1, pages);
+  const step = (n: number, rel: 'prev' | 'next', label: string) =>
+    onPage === 'address' ? (
+      <Link to={hrefOf(n)} rel={rel} className="btn btn-secondary">
+        {label}
+      </Link>
+    ) : (
+      <button type="button" className="btn btn-secondary" onClick={() => onPage(n)}>
+        {label}
+      </button>
+    );
   return (
     <nav className="pagination" aria-label={t('record.pagination')}>
-      {page > 1 ? (
-        <Link to={to(Math.min(page - 1, pages))} rel="prev">
-          {t('record.previousPage')}
-        </Link>
-      ) : null}
+      {page > 1 ? step(previous, 'prev', t('record.previousPage')) : null}
       <span aria-current="page">{t('record.pageOf', { page, pages })}</span>
-      {page < pages ? (
-        <Link to={to(page + 1)} rel="next">
-          {t('record.nextPage')}
-        </Link>
-      ) : null}
+      {page < pages ? step(page + 1, 'next', t('record.nextPage')) : null}
     </nav>
   );
 }

@@ -58,8 +58,6 @@ i18n.on('languageChanged', (lng) => {
   } catch {
     // The choice still applies to this visit.
   }
-  // Ge'ez glyphs: load the self-hosted font only when Amharic is chosen.
-  if (lng === 'am') void import('@fontsource/noto-sans-ethiopic/400.css');
 });
 if (startLanguage !== 'en') void changeLanguage(startLanguage);
 

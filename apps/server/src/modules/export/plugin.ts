@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, can, searchFiltersSchema, type RecordDto, type SearchFilters } from '@app/shared';
@@ -10,6 +11,16 @@ import { exportedRecords } from './records-stream';
 
 /** Anonymous exports per address: a whole collection costs the server far more than a page, so few per hour. */
 export const ANONYMOUS_EXPORT_LIMIT = { max: 20, windowMs: 60 * 60 * 1000 };
+
+/**
+ * `bom=true`: the CSV starts with a UTF-8 byte order mark. Spreadsheets (Excel above all) read a CSV without one in the
+ * computer's legacy encoding and garble Amharic; programs that read CSV mostly want it without.
+ */
+const csvQuery = z.intersection(
+  searchFiltersSchema,
+  z.object({ bom: z.enum(['true', 'false'], { error: 'Must be true or false' }).optional().describe('Start with a UTF-8 byte order mark, for spreadsheets') }),
+);
+const UTF8_BOM = '\uFEFF';
 
 const FILTERS_DESCRIPTION =
   'The filters of GET /search (q, category, region, victimizer, killingType, from, to, confirmed). Anonymous exports hold public records only; signed-in readers export what they may read. Streamed newest first, of any size.';
@@ -26,10 +37,11 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
 
   app.get(
     `${API_BASE}/export.csv`,
-    { schema: { tags: ['export'], summary: 'Records as CSV (columns described by datapackage.json)', description: FILTERS_DESCRIPTION, querystring: searchFiltersSchema } },
+    { schema: { tags: ['export'], summary: 'Records as CSV (columns described by datapackage.json)', description: FILTERS_DESCRIPTION, querystring: csvQuery } },
     async (request, reply) => {
-      const records = await exportFor(app, request, reply, request.query, 'csv');
-      const header = csvRows([EXPORT_COLUMNS.map((column) => column.name)]);
+      const { bom, ...filters } = request.query;
+      const records = await exportFor(app, request, reply, filters, 'csv');
+      const header = (bom === 'true' ? UTF8_BOM : '') + csvRows([EXPORT_COLUMNS.map((column) => column.name)]);
       return reply.send(
         Readable.from(
           (async function* () {

@@ -22,7 +22,7 @@ const PAGE_PARAMS = ['page', 'view'] as const;
  * so each filter set is its own entry and one spelled otherwise is the same one. An address whose filters are not
  * valid is rendered (the page shows the error) but never stored, so made-up query strings cannot fill the cache.
  */
-const FILTERED_PAGES = new Set(['/statistics', '/map']);
+const FILTERED_PAGES = new Set(['/statistics', '/map', '/export']);
 
 function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cacheable: boolean } {
   const pathname = request.url.split('?', 1)[0] ?? '/';

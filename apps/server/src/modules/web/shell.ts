@@ -30,6 +30,21 @@ export interface PrerenderedBody {
 }
 
 /**
+ * The site as an Organization (schema.org, JSON-LD): its name, address, contact e-mail and social profile, which search
+ * engines and link previews read from every page's metadata.
+ */
+function organization(brand: BrandConfig) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: brand.siteName,
+    ...(brand.publicUrl ? { url: brand.publicUrl } : {}),
+    email: brand.contactEmail,
+    sameAs: [brand.socialUrl].filter(Boolean),
+  };
+}
+
+/**
  * Fills the built index.html with the page's title, link-preview tags and the public brand settings, so crawlers
  * that run no JavaScript see the right preview. The template holds `<!--app-head-->` where these go.
  */
@@ -50,6 +65,7 @@ export function renderShell(template: string, meta: PageMeta, brand: BrandConfig
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
     meta.image ? `<meta name="twitter:image" content="${escapeHtml(meta.image)}">` : '',
     `<script type="application/json" id="app-config">${jsonForScript(brand)}</script>`,
+    `<script type="application/ld+json">${jsonForScript(organization(brand))}</script>`,
   ]
     .filter(Boolean)
     .join('\n    ');

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
-import { Pager } from './Pager';
+import { Pagination } from '../../components/Pagination';
 
 /** What an admin list's query gives: one page of items and the list's total. */
 interface PagedQuery<T> {
@@ -21,6 +21,7 @@ export function PagedTable<T>({
   page,
   pageSize,
   onPage,
+  stacked = false,
   children,
 }: {
   query: PagedQuery<T>;
@@ -30,6 +31,8 @@ export function PagedTable<T>({
   page: number;
   pageSize: number;
   onPage: (page: number) => void;
+  /** Below 768px each row is a block of "label: value" lines (its cells carry `data-label`), so no column is off-screen. */
+  stacked?: boolean;
   /** One item's row. */
   children: (item: T) => ReactNode;
 }) {
@@ -39,7 +42,7 @@ export function PagedTable<T>({
   if (items.length === 0 && emptyText) return <EmptyState text={emptyText} />;
   return (
     <div className="admin-table-wrap">
-      <table className="admin-table">
+      <table className={`admin-table${stacked ? ' is-stacked' : ''}`}>
         <thead>
           <tr>
             {headings.map((heading, i) => (
@@ -51,7 +54,7 @@ export function PagedTable<T>({
         </thead>
         <tbody>{items.map(children)}</tbody>
       </table>
-      <Pager page={page} pageSize={pageSize} total={total} onPage={onPage} />
+      <Pagination page={page} pageSize={pageSize} total={total} onPage={onPage} />
     </div>
   );
 }

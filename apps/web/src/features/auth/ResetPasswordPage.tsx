@@ -10,7 +10,7 @@ import './auth.css';
 
 const FIELDS = ['email', 'password', 'password2'] as const;
 
-/** /resetpassword/{token}: sets a new password, then /signin. */
+/** /resetpassword/{token}: sets a new password, then /signin, which says the password was changed. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
   return (
     <section className="account-page">
       <PageTitle title={t('pages.resetPassword')} />
-      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.signin))}>
+      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.signin, { state: { notice: t('account.passwordChanged') } }))}>
         <FormAlert messages={form.general} />
         <EmailField error={form.errors.email} />
         <AuthField name="password" type="password" autoComplete="new-password" label={t('account.password')} error={form.errors.password} />

@@ -5,6 +5,7 @@ import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { session } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
+import { RouteNotice } from '../../components/RouteNotice';
 import { FormAlert } from '../../components/FormField';
 import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
@@ -44,6 +45,7 @@ export function SignInForm({ title }: { title: string }) {
   return (
     <section className="account-page">
       <PageTitle title={title} />
+      <RouteNotice />
       <form
         className="account-form"
         noValidate

@@ -9,14 +9,19 @@ import {
   applyCascade,
   authorityEmailOf,
   chosenRepresentative,
+  defaultLetterOf,
   emptyValues,
+  letterEdited,
   letterBody,
   provincesOf,
   representativesOf,
   type CampaignField,
   type CampaignValues,
   type CascadeAction,
+  type FoundRepresentative,
 } from './cascade';
+import { LetterChoice, type LetterState } from './LetterChoice';
+import { RepresentativeSearch } from './RepresentativeSearch';
 import { formErrors } from '../../lib/formErrors';
 import { SelectField, TextAreaField, TextField } from './fields';
 import { useWhenNear } from '../../lib/useWhenNear';
@@ -42,6 +47,8 @@ export default function CampaignForm() {
   const [notice, setNotice] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
+  // A country chosen over the sender's own letter: asked whether to replace it, then offered to undo the replacement.
+  const [letter, setLetter] = useState<LetterState>(null);
 
   const data = directory.data;
   const dispatch = useCallback(
@@ -56,7 +63,32 @@ export default function CampaignForm() {
     },
     [data],
   );
-  const onText = (name: TextFieldName) => (event: { target: { value: string } }) => dispatch({ type: 'field', name, value: event.target.value }, [name]);
+  const onText = (name: TextFieldName) => (event: { target: { value: string } }) => {
+    if (name === 'message' && letter?.kind === 'replaced') setLetter(null);
+    dispatch({ type: 'field', name, value: event.target.value }, [name]);
+  };
+
+  /**
+   * A country (or a representative, found by the search box) is chosen. The sender's own letter is not thrown away:
+   * when the new country's default letter would replace it, it stays and the form asks.
+   */
+  const chooseCountry = (code: string, rest?: Pick<FoundRepresentative, 'province' | 'district'>) => {
+    const asks = code !== '' && code !== values.country && letterEdited(data, values) && defaultLetterOf(data, code) !== '';
+    const clears: CampaignField[] = ['country', 'province', 'district', ...(asks ? [] : ['message' as const])];
+    if (rest) dispatch({ type: 'representative', country: code, province: rest.province, district: rest.district, keepMessage: asks }, clears);
+    else dispatch({ type: 'country', code, keepMessage: asks }, clears);
+    setLetter(asks ? { kind: 'asking', country: code } : null);
+  };
+  const replaceLetter = () => {
+    if (letter?.kind !== 'asking') return;
+    setLetter({ kind: 'replaced', previous: values.message });
+    dispatch({ type: 'field', name: 'message', value: defaultLetterOf(data, letter.country) }, ['message']);
+  };
+  const undoReplace = () => {
+    if (letter?.kind !== 'replaced') return;
+    dispatch({ type: 'field', name: 'message', value: letter.previous }, ['message']);
+    setLetter(null);
+  };
 
   // After a refused send, move focus to the first field marked invalid, in the order the form shows them.
   useEffect(() => {
@@ -116,6 +148,7 @@ export default function CampaignForm() {
 
           <fieldset>
             <legend>{t('campaign.yourRepresentative')}</legend>
+            <RepresentativeSearch directory={data} onPick={(rep) => chooseCountry(rep.country, rep)} />
             <SelectField
               name="country"
               label={t('campaign.country')}
@@ -123,7 +156,7 @@ export default function CampaignForm() {
               error={errors.country}
               aria-busy={directory.isFetching || undefined}
               hint={directory.isPending && wanted ? t('campaign.loadingDirectory') : undefined}
-              onChange={(e) => dispatch({ type: 'country', code: e.target.value }, ['country', 'province', 'district', 'message'])}
+              onChange={(e) => chooseCountry(e.target.value)}
             >
               <option value="">{t('campaign.chooseCountry')}</option>
               {(data ?? []).map((c) => (
@@ -195,6 +228,13 @@ export default function CampaignForm() {
             ) : null}
           </fieldset>
 
+          <LetterChoice
+            state={letter}
+            countryName={data?.find((c) => c.code === (letter?.kind === 'asking' ? letter.country : values.country))?.name ?? ''}
+            onReplace={replaceLetter}
+            onKeep={() => setLetter(null)}
+            onUndo={undoReplace}
+          />
           <TextAreaField
             name="message"
             label={t('campaign.message')}

@@ -24,7 +24,10 @@ export const emptyValues = (): CampaignValues => ({
 });
 
 export type CascadeAction =
-  | { type: 'country'; code: string }
+  /** `keepMessage`: the sender's own letter stays (they were asked, and chose to keep it). */
+  | { type: 'country'; code: string; keepMessage?: boolean }
+  /** A representative found by the search box: country, province and district at once. */
+  | { type: 'representative'; country: string; province: string; district: string; keepMessage?: boolean }
   | { type: 'province'; name: string }
   | { type: 'district'; district: string }
   | { type: 'field'; name: Exclude<CampaignField, 'country' | 'province' | 'district'>; value: string }
@@ -49,12 +52,64 @@ export function chosenRepresentative(directory: Directory | undefined, values: P
 /** The e-mail the letter is addressed to (sent as authorityEmail; the server uses its own directory's address). */
 export const authorityEmailOf = (directory: Directory | undefined, values: CampaignValues) => chosenRepresentative(directory, values)?.email ?? '';
 
+/** The default letter of `code` (empty for no or an unknown country). */
+export const defaultLetterOf = (directory: Directory | undefined, code: string): string => countryOf(directory, code)?.defaultMessage ?? '';
+
+/**
+ * Whether the letter holds the sender's own words: anything but empty or the chosen country's default letter. Changing
+ * the country would replace it, so the form asks first.
+ */
+export function letterEdited(directory: Directory | undefined, values: Pick<CampaignValues, 'country' | 'message'>): boolean {
+  return values.message.trim() !== '' && values.message !== defaultLetterOf(directory, values.country);
+}
+
+/** A representative of the directory with where they sit, as the search box lists them. */
+export interface FoundRepresentative extends Representative {
+  country: string;
+  countryName: string;
+  province: string;
+}
+
+/** Folded for matching: case and accents ignored ("Montréal" is found by "montreal"). */
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
+
+/**
+ * Representatives whose district (riding, electorate) or name contains every word of `query`, districts that start
+ * with the query first; at most `limit`.
+ */
+export function findRepresentatives(directory: Directory | undefined, query: string, limit = 8): FoundRepresentative[] {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (!directory || words.length === 0) return [];
+  const found: { rep: FoundRepresentative; rank: number }[] = [];
+  for (const country of directory) {
+    for (const province of country.provinces) {
+      for (const rep of province.representatives) {
+        const district = fold(rep.district);
+        const haystack = `${district} ${fold(rep.name)}`;
+        if (!words.every((w) => haystack.includes(w))) continue;
+        const rank = district.startsWith(words.join(' ')) ? 0 : district.includes(words[0]!) ? 1 : 2;
+        found.push({ rep: { ...rep, country: country.code, countryName: country.name, province: province.name }, rank });
+      }
+    }
+  }
+  return found
+    .sort((a, b) => a.rank - b.rank || a.rep.district.localeCompare(b.rep.district, 'en', { sensitivity: 'base' }))
+    .slice(0, limit)
+    .map((f) => f.rep);
+}
+
 export function applyCascade(directory: Directory | undefined, values: CampaignValues, action: CascadeAction): CampaignValues {
   switch (action.type) {
     case 'country': {
       if (action.code === values.country) return values;
       const country = countryOf(directory, action.code);
-      return { ...values, country: country ? country.code : '', province: '', district: '', message: country ? country.defaultMessage : values.message };
+      const message = country && !action.keepMessage ? country.defaultMessage : values.message;
+      return { ...values, country: country ? country.code : '', province: '', district: '', message };
+    }
+    case 'representative': {
+      const inCountry = applyCascade(directory, values, { type: 'country', code: action.country, keepMessage: action.keepMessage });
+      const inProvince = applyCascade(directory, inCountry, { type: 'province', name: action.province });
+      return applyCascade(directory, inProvince, { type: 'district', district: action.district });
     }
     case 'province': {
       if (action.name === values.province) return values;

@@ -1,4 +1,5 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { PICKER_CATEGORIES, type CategoryDef } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
@@ -6,12 +7,15 @@ import './dashboard.css';
 
 /**
  * /dashboard (signed in): a category picker whose first option is the placeholder, so no form shows until a
- * category is chosen; then that category's add form. The form belongs to the records feature
+ * category is chosen; then that category's add form. The choice is in the address (?category=victims), so an add
+ * form has an address of its own and the back button returns to the picker. The form belongs to the records feature
  * and is handed in by app/ (features do not import each other).
  */
 export default function DashboardPage({ renderAddForm }: { renderAddForm: (category: CategoryDef) => ReactNode }) {
   const { t } = useTranslation();
-  const [chosen, setChosen] = useState<CategoryDef | null>(null);
+  const [params, setParams] = useSearchParams();
+  const chosen = PICKER_CATEGORIES.find((c) => c.slug === params.get('category')) ?? null;
+  const choose = (slug: string) => setParams(slug ? { category: slug } : {});
 
   return (
     <section className="dashboard">
@@ -22,7 +26,7 @@ export default function DashboardPage({ renderAddForm }: { renderAddForm: (categ
         <select
           id="dashboard-category"
           value={chosen?.slug ?? ''}
-          onChange={(e) => setChosen(PICKER_CATEGORIES.find((c) => c.slug === e.target.value) ?? null)}
+          onChange={(e) => choose(e.target.value)}
         >
           <option value="">{t('editor.selectCategory')}</option>
           {PICKER_CATEGORIES.map((c) => (

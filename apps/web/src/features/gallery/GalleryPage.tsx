@@ -36,7 +36,7 @@ export default function GalleryPage() {
               </li>
             ))}
           </ul>
-          <Pagination page={page} total={data.total} pageSize={GALLERY_PAGE_SIZE} />
+          <Pagination page={page} total={data.total} pageSize={GALLERY_PAGE_SIZE} onPage="address" />
         </>
       )}
     </section>

@@ -75,7 +75,7 @@ export default function ImageViewerPage() {
           </Link>
         ) : null}
       </div>
-      {neighbours.data ? (
+      {neighbours.data && neighbours.data.total > 1 ? (
         <p className="viewer-position" data-testid="viewer-position">{`${neighbours.data.position}/${neighbours.data.total}`}</p>
       ) : null}
       <p>

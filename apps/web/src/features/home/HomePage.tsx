@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
+import { SITE_LISTS, SITE_TOOLS } from '../../components/siteLists';
 import { brand } from '../../lib/brand';
-import { rendersServerPage } from '../../lib/serverPage';
 import { CampaignSlot } from './CampaignSlot';
 import './home.css';
 
@@ -17,20 +17,32 @@ const TILES = [
   { key: 'media', to: paths.list('links'), icon: '✉' },
 ] as const;
 
+/** The lists and tools the tiles do not open, listed below them, so every list is one tap from the home page. */
+const TILE_TARGETS = new Set<string>(TILES.map((tile) => tile.to));
+const MORE_LINKS = [...SITE_LISTS, ...SITE_TOOLS].filter((link) => !TILE_TARGETS.has(link.to));
+
 /** The purpose statement shows in one of three accent colours, chosen at random per visit. */
 const ACCENTS = ['accent-red', 'accent-green', 'accent-gold'] as const;
-const drawAccent = () => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!;
+type Accent = (typeof ACCENTS)[number];
+const drawAccent = (): Accent => ACCENTS[Math.floor(Math.random() * ACCENTS.length)]!;
+
+/**
+ * The accent of this visit. The server draws one each time it renders the page (a cached page keeps it until it is
+ * rendered again); the browser keeps the one on the page it was given, read when this code loads, before the app draws
+ * over the page (the colour used to flash to another after the app started), and draws one only for a visit that did
+ * not start on a page the server rendered.
+ */
+function accentOnPage(): Accent | null {
+  const found = document.querySelector<HTMLElement>('[data-testid="purpose"]')?.dataset.accent ?? '';
+  return (ACCENTS as readonly string[]).includes(found) ? (found as Accent) : null;
+}
+const visitAccent = typeof document === 'undefined' ? null : (accentOnPage() ?? drawAccent());
+const accentOfVisit = (): Accent => visitAccent ?? drawAccent();
 
 /** Home: no list is fetched here, so it renders with the app's code alone. */
 export default function HomePage() {
   const { t } = useTranslation();
-  // A server-rendered (and cached) page cannot be random per visit: it shows the first accent, and the visit's own is
-  // drawn once the app has taken the page over, in a later task.
-  const [drawn, setDrawn] = useState(() => (rendersServerPage() ? null : drawAccent()));
-  useEffect(() => {
-    if (drawn === null) setDrawn(drawAccent());
-  }, [drawn]);
-  const accent = drawn ?? ACCENTS[0];
+  const [accent] = useState(accentOfVisit);
   return (
     <div className="home">
       <PageTitle title={t('pages.home')} className="visually-hidden" />
@@ -54,13 +66,23 @@ export default function HomePage() {
           ))}
         </ul>
       </nav>
+      <nav className="home-more" aria-labelledby="home-more-title">
+        <h2 id="home-more-title">{t('home.moreLists')}</h2>
+        <ul>
+          {MORE_LINKS.map((link) => (
+            <li key={link.key}>
+              <Link to={link.to}>{t(`browse.${link.key}`)}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
 
       <section className="home-disclaimer" aria-labelledby="home-disclaimer-title">
         <h2 id="home-disclaimer-title">{t('home.disclaimerTitle')}</h2>
         <p>{t('home.disclaimer')}</p>
       </section>
 
-      <section className={`home-purpose ${accent}`} aria-labelledby="home-purpose-title" data-testid="purpose">
+      <section className={`home-purpose ${accent}`} aria-labelledby="home-purpose-title" data-testid="purpose" data-accent={accent}>
         <h2 id="home-purpose-title">{t('home.purposeTitle')}</h2>
         <p lang="am">{t('home.purposeAm')}</p>
         <p lang="en">{t('home.purposeEn')}</p>

@@ -1,7 +1,8 @@
 import { useTranslation } from '../../lib/i18n';
 import { Navigate, useParams } from 'react-router';
-import { dataFields, paths, type CategoryDef, type RecordDto } from '@app/shared';
+import { dataFields, isUuid, paths, type CategoryDef, type RecordDto } from '@app/shared';
 import { Markdown } from '../../components/Markdown';
+import { NotFound } from '../../components/NotFound';
 import { PageTitle } from '../../components/PageTitle';
 import { ShareControl } from '../../components/ShareControl';
 import { ErrorNotice, Loading } from '../../components/Status';
@@ -13,6 +14,7 @@ import { useRecord } from './api';
 import { ConfirmedStatus } from './ConfirmedStatus';
 import { viewOf } from './categoryViews';
 import { FieldValue } from './FieldValue';
+import { PrivateMark } from './PrivateMark';
 import { CAPTURED_FIELDS, CaptureControls, CitedLinks } from './LinkCaptures';
 import { RecordActions } from './RecordActions';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
@@ -58,8 +60,13 @@ export default function DetailPage() {
   const category = useCategoryFromPath();
   const { id = '' } = useParams();
   const user = useSession();
-  const { data: record, error, isPending, refetch } = useRecord(category.slug, id);
+  const wellFormed = isUuid(id);
+  const { data: record, error, isPending, refetch } = useRecord(category.slug, id, wellFormed);
+  const listName = t(`browse.${category.slug}`);
+  const notFound = <NotFound message={t('record.notFound')} back={{ to: paths.list(category.slug), label: t('record.backToList', { list: listName }) }} />;
 
+  // An address that cannot name a record is answered at once (and by the server with 404), without asking the API.
+  if (!wellFormed) return notFound;
   if (isPending) {
     return (
       <>
@@ -69,14 +76,17 @@ export default function DetailPage() {
     );
   }
   if (error || !record) {
-    // Non-public massacres and events answer 404 to signed-out readers: they go to the list.
-    if (error instanceof ApiError && error.status === 404 && !user && category.hasAccessToggle) {
-      return <Navigate to={paths.list(category.slug)} replace />;
+    const missing = error instanceof ApiError && error.status === 404;
+    // Non-public massacres and events answer 404 to signed-out readers (as unknown ones do, so a private record's
+    // existence is not told): they go to the list, which says why.
+    if (missing && !user && category.hasAccessToggle) {
+      return <Navigate to={paths.list(category.slug)} replace state={{ notice: t('record.notPublic') }} />;
     }
+    if (missing) return notFound;
     return (
       <>
         <PageTitle title={t(category.singular)} />
-        {error instanceof ApiError && error.status === 404 ? <p>{t('common.notFound')}</p> : <ErrorNotice error={error} onRetry={() => void refetch()} />}
+        <ErrorNotice error={error} onRetry={() => void refetch()} />
       </>
     );
   }
@@ -86,12 +96,13 @@ export default function DetailPage() {
   return (
     <article className={`record-detail record-detail-${category.slug}`}>
       <header className="detail-header">
-        <PageTitle title={record.title} className="detail-title" />
+        <PageTitle title={record.title} className="detail-title" alwaysShown />
         {record.subtitle ? <p className="detail-subtitle">{record.subtitle}</p> : null}
         <p className="detail-meta">
           <time dateTime={record.createdAt} data-testid="published-date">
             {t('record.published', { date: formatDate(record.createdAt, i18n.language) })}
           </time>{' '}
+          <PrivateMark record={record} />
           <ConfirmedStatus category={category} record={record} />
         </p>
         <RecordActions record={record} />

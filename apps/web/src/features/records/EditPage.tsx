@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { useNavigate, useParams } from 'react-router';
-import { paths } from '@app/shared';
+import { Link, useNavigate, useParams } from 'react-router';
+import { can, paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
+import { useSession } from '../../lib/session';
 import { useRecord } from './api';
 import { useEditRecord } from './mutations';
 import { RecordForm } from './RecordForm';
@@ -19,6 +20,7 @@ export default function EditPage() {
   const category = useCategoryFromPath();
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const user = useSession();
   const { data: record, error, isPending, refetch } = useRecord(category.slug, id);
   const edit = useEditRecord(category, id);
   const [notice, setNotice] = useState<string | null>(null);
@@ -33,6 +35,20 @@ export default function EditPage() {
   const title = t('editor.editTitle', { category: t(category.singular) });
   if (isPending) return <Loading />;
   if (error) return <ErrorNotice error={error} onRetry={() => void refetch()} />;
+  // The server refuses the save anyway; saying so before any typing spares the editor their work.
+  if (!can.modify(user, record)) {
+    return (
+      <section>
+        <PageTitle title={title} />
+        <p className="error-notice" role="alert" data-testid="edit-refused">
+          {t('editor.notYours')}
+        </p>
+        <p>
+          <Link to={paths.detail(category.slug, record._id)}>{t('editor.backToRecord', { title: record.title })}</Link>
+        </p>
+      </section>
+    );
+  }
 
   const onSaved = () => {
     if (category.redirectDelayMs) {

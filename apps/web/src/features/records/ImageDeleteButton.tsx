@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { can, type RecordDto } from '@app/shared';
+import { TrashIcon } from '../../components/icons';
 import { useSession } from '../../lib/session';
 import { ActionFeedback, useFailureText, type Feedback } from './ActionFeedback';
 import { useDeleteImage } from './mutations';
@@ -37,7 +38,7 @@ export function ImageDeleteButton({ record, imageId }: { record: RecordDto; imag
         aria-label={t('editor.deleteImage')}
         title={t('editor.deleteImage')}
       >
-        <span aria-hidden="true">{'\u{1F5D1}'}</span>
+        <TrashIcon />
       </button>
       <ActionFeedback feedback={feedback} />
     </span>

@@ -2,6 +2,7 @@ import { useTranslation } from '../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { AdoptLater } from '../../components/AdoptLater';
 import { PageTitle } from '../../components/PageTitle';
+import { RouteNotice } from '../../components/RouteNotice';
 import { Pagination, usePageParam } from '../../components/Pagination';
 import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
 import { PAGE_SIZE, useRecordList } from './api';
@@ -47,6 +48,7 @@ export default function ListPage() {
   return (
     <section className={`record-list record-list-${category.slug}`}>
       <PageTitle title={t(category.listTitle, { total: data ? data.total : '…' })} />
+      <RouteNotice />
       {hasTable ? <ViewToggle view={view} onChange={setView} /> : null}
       {isPending ? (
         <Loading />
@@ -56,7 +58,7 @@ export default function ListPage() {
         <>
           <EmptyState text={t(category.emptyText)} />
           {/* A page past the end (an old shared link) still offers the way back. */}
-          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} />
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" />
         </>
       ) : (
         <>
@@ -71,7 +73,7 @@ export default function ListPage() {
               ))}
             </div>
           )}
-          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} />
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" />
         </>
       )}
     </section>

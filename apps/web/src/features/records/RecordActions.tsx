@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { CATEGORIES, can, paths, type RecordDto } from '@app/shared';
+import { LockIcon, TrashIcon, UnlockIcon } from '../../components/icons';
 import { useSession } from '../../lib/session';
 import { ActionFeedback, useFailureText, type Feedback } from './ActionFeedback';
 import { useApproveRecord, useDeleteRecord, useToggleAccess } from './mutations';
@@ -70,7 +71,7 @@ export function RecordActions({ record }: { record: RecordDto }) {
             title={t(record.public ? 'editor.makePrivate' : 'editor.makePublic')}
             data-public={record.public ? 'true' : 'false'}
           >
-            <span aria-hidden="true">{record.public ? '\u{1F513}' : '\u{1F512}'}</span>
+            {record.public ? <UnlockIcon /> : <LockIcon />}
           </button>
         ) : null}
         {mayModify ? (
@@ -86,7 +87,7 @@ export function RecordActions({ record }: { record: RecordDto }) {
               aria-label={t('common.delete')}
               title={t('common.delete')}
             >
-              <span aria-hidden="true">{'\u{1F5D1}'}</span>
+              <TrashIcon />
             </button>
           </>
         ) : null}

@@ -1,11 +1,12 @@
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
-import { descriptionPreview, markdownToPlainText, paths, usesImagePlaceholder, type CategoryDef, type RecordDto } from '@app/shared';
+import { descriptionPreview, markdownToPlainText, paths, usesImagePlaceholder, type CategoryDef, type MediaDto, type RecordDto } from '@app/shared';
 import { ImagePlaceholder, ResponsiveImage } from '../../components/ResponsiveImage';
 import { formatDate } from '../../lib/dates';
 import { ConfirmedStatus } from './ConfirmedStatus';
 import { viewOf } from './categoryViews';
 import { FieldValue } from './FieldValue';
+import { PrivateMark } from './PrivateMark';
 
 /** Card images take 30% of the card; on phones the card stacks and the image is full width. */
 const CARD_IMAGE_SIZES = '(max-width: 768px) 100vw, 30vw';
@@ -21,6 +22,7 @@ function CardHeader({ category, record }: { category: CategoryDef; record: Recor
       {record.subtitle ? <p className="card-subtitle">{record.subtitle}</p> : null}
       <p className="card-meta">
         <time dateTime={record.createdAt}>{t('record.posted', { date: formatDate(record.createdAt, i18n.language) })}</time>{' '}
+        <PrivateMark record={record} />
         <ConfirmedStatus category={category} record={record} />
       </p>
     </header>
@@ -51,13 +53,21 @@ function CardFacts({ category, record }: { category: CategoryDef; record: Record
   );
 }
 
+/** The card's picture: the record's first image, or a video's poster (its copies are the video's variants). */
+function coverOf(record: RecordDto): MediaDto | undefined {
+  const still = record.images.find((m) => m.kind === 'image' || m.kind === 'poster');
+  if (still) return still;
+  const video = record.images.find((m) => m.kind === 'video' && m.posterUrl);
+  return video?.posterUrl ? { ...video, imageUrl: video.posterUrl } : undefined;
+}
+
 /**
  * One record in a list: image or placeholder, header, facts, description preview and "Read More". `priority`: the
  * card is at the top of the page, so its image is fetched at once rather than lazily (it is often the largest paint).
  */
 export function RecordCard({ category, record, priority = false }: { category: CategoryDef; record: RecordDto; priority?: boolean }) {
   const { t } = useTranslation();
-  const cover = record.images.find((m) => m.kind === 'image' || m.kind === 'poster');
+  const cover = coverOf(record);
   const preview = descriptionPreview(markdownToPlainText(record.description), category.previewLength);
   const Details = viewOf(category).details;
   return (

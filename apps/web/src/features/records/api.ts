@@ -42,4 +42,4 @@ const recordQuery = (slug: CategorySlug, id: string) =>
   });
 
 export const useRecordList = (slug: CategorySlug, page = 1, limit = PAGE_SIZE) => useQuery(recordListQuery(slug, page, limit));
-export const useRecord = (slug: CategorySlug, id: string) => useQuery(recordQuery(slug, id));
+export const useRecord = (slug: CategorySlug, id: string, enabled = true) => useQuery({ ...recordQuery(slug, id), enabled });

@@ -45,7 +45,7 @@ export default function ReportsPage() {
                 </li>
               ))}
             </ul>
-            <Pagination page={page} total={reports.data.total} pageSize={REPORTS_PAGE_SIZE} />
+            <Pagination page={page} total={reports.data.total} pageSize={REPORTS_PAGE_SIZE} onPage="address" />
           </>
         )
       ) : null}

@@ -1,119 +1,35 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import {
-  API_BASE,
-  UNKNOWN_REGION,
-  filtersToSearchParams,
-  paths,
-  regionName,
-  type FacetCount,
-  type RecordDto,
-  type SearchFilters,
-  type SearchResponse,
-  type SnippetPart,
-} from '@app/shared';
+import { UNKNOWN_REGION, paths, regionName, type RecordDto, type SearchFilters, type SearchResponse } from '@app/shared';
 import { AdoptLater } from '../../components/AdoptLater';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
+import { ApiError } from '../../lib/api';
 import { useTranslation } from '../../lib/i18n';
 import { useSearch } from './api';
 import { paramsOfState, stateFromParams, toggled, type SearchState } from './params';
+import { DownloadLinks, FacetBoxes, Snippet, YearLinks, type ListFacet } from './SearchParts';
 import './search.css';
 
-type ListFacet = 'category' | 'region' | 'victimizer' | 'killingType';
+/** The filters of the form, each a name the server's refusals are keyed by. */
+const FILTER_FIELDS = ['q', 'from', 'to', 'confirmed', 'category', 'region', 'victimizer', 'killingType', 'cursor'] as const;
+type FilterField = (typeof FILTER_FIELDS)[number];
 
-/** The words a hit was found by, highlighted in the text around them (plain text: React escapes it). */
-function Snippet({ parts }: { parts: SnippetPart[] }) {
-  if (!parts.length) return null;
-  return (
-    <p className="search-snippet">
-      {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
-    </p>
-  );
+/** A refused address (400): the server's message per filter; null for any other failure. */
+function refusedFilters(error: unknown): Partial<Record<FilterField, string>> | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const fields: Partial<Record<FilterField, string>> = {};
+  for (const name of FILTER_FIELDS) {
+    const message = error.fields[name];
+    if (typeof message === 'string') fields[name] = message;
+  }
+  return Object.keys(fields).length ? fields : null;
 }
 
-/**
- * One facet as checkboxes with their counts: the values the results have, and those picked even when no result has
- * them any more (so a pick can always be taken back). A tick applies at once; without the app, with the form's button.
- */
-function FacetBoxes({
-  name,
-  counts,
-  picked,
-  label,
-  onToggle,
-  approx,
-}: {
-  name: ListFacet;
-  counts: FacetCount[];
-  picked: string[];
-  label: (value: string) => string;
-  onToggle: (value: string, on: boolean) => void;
-  /** The counts are estimates (too many matches to count one by one). */
-  approx: boolean;
-}) {
-  const { t } = useTranslation();
-  const values = [...counts.map((c) => c.value), ...picked.filter((p) => !counts.some((c) => c.value === p))];
-  if (!values.length) return null;
-  const countOf = (value: string) => counts.find((c) => c.value === value)?.count ?? 0;
-  return (
-    <fieldset className="search-facet" data-testid={`facet-${name}`}>
-      <legend>{t(`search.facet.${name}`)}</legend>
-      <ul>
-        {values.map((value) => {
-          const id = `facet-${name}-${value.replace(/[^\p{L}\p{N}-]+/gu, '_')}`;
-          return (
-            <li key={value}>
-              <input
-                type="checkbox"
-                id={id}
-                name={name}
-                value={value}
-                checked={picked.includes(value)}
-                onChange={(e) => onToggle(value, e.currentTarget.checked)}
-              />
-              <label htmlFor={id}>
-                {label(value)} <span className="search-count">({approx ? '≈' : ''}{countOf(value)})</span>
-              </label>
-            </li>
-          );
-        })}
-      </ul>
-    </fieldset>
-  );
-}
-
-/** The years the results happened in, each a link to the same search narrowed to that year. */
-function YearLinks({ counts, state, approx }: { counts: FacetCount[]; state: SearchState; approx: boolean }) {
-  const { t } = useTranslation();
-  if (!counts.length) return null;
-  const years = [...counts].sort((a, b) => b.value.localeCompare(a.value));
-  return (
-    <nav className="search-facet" aria-label={t('search.facet.year')}>
-      <h2 className="search-facet-title">{t('search.facet.year')}</h2>
-      <ul>
-        {years.map(({ value, count }) => (
-          <li key={value}>
-            <Link to={`${paths.search}?${paramsOfState({ filters: { ...state.filters, from: `${value}-01-01`, to: `${value}-12-31` }, cursor: null })}`}>
-              {value} <span className="search-count">({approx ? '≈' : ''}{count})</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
-
-/** Links to the open-data export of exactly these filters (the same query string as the search's). */
-function DownloadLinks({ filters }: { filters: Partial<SearchFilters> }) {
-  const { t } = useTranslation();
-  const qs = filtersToSearchParams(filters).toString();
-  const suffix = qs ? `?${qs}` : '';
-  return (
-    <p className="search-download" data-testid="search-download">
-      {t('search.download')}: <a href={`${API_BASE}/export.csv${suffix}`}>CSV</a> · <a href={`${API_BASE}/export.ndjson${suffix}`}>NDJSON</a>
-    </p>
-  );
+/** How many filters are set (the "Filters (n)" button's n): each picked value, each date, the status. */
+function countFilters(filters: Partial<SearchFilters>): number {
+  const many = (['category', 'region', 'victimizer', 'killingType'] as const).reduce((n, name) => n + (filters[name]?.length ?? 0), 0);
+  return many + (filters.from ? 1 : 0) + (filters.to ? 1 : 0) + (filters.confirmed ? 1 : 0);
 }
 
 /**
@@ -127,6 +43,10 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
   const state = stateFromParams(params);
   const { filters } = state;
   const { data, error, isPending, refetch } = useSearch(state);
+  // Below 768px the filters fold behind "Filters (n)", so the results come first after every search.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const refused = refusedFilters(error);
+  const activeFilters = countFilters(filters);
 
   const go = (next: SearchState) => setParams(paramsOfState(next));
   const picked = (name: ListFacet) => (filters[name] as string[] | undefined) ?? [];
@@ -138,7 +58,8 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
     for (const [name, value] of form) if (typeof value === 'string' && value.trim()) next.append(name, value);
     go({ ...stateFromParams(next), cursor: null });
   };
-  const facets: SearchResponse['facets'] | undefined = data?.facets;
+  // Without an answer (a refused address), the picked values still show, so each can be taken back.
+  const facets: SearchResponse['facets'] = data?.facets ?? { category: [], region: [], victimizer: [], killingType: [], year: [], confirmed: [] };
   const approx = data?.estimated ?? false;
   const confirmedCount = (value: 'true' | 'false') => facets?.confirmed.find((c) => c.value === value)?.count;
   const categoryLabel = (slug: string) => t(`category.${slug}.singular`);
@@ -150,21 +71,52 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
       <form role="search" method="get" action={paths.search} className="search-form" onSubmit={onSubmit} aria-label={t('search.title')}>
         <div className="search-words">
           <label htmlFor="search-q">{t('search.words')}</label>
-          <input id="search-q" key={`q-${filters.q ?? ''}`} type="search" name="q" defaultValue={filters.q ?? ''} maxLength={200} aria-describedby="search-q-hint" />
-          <button type="submit">{t('search.submit')}</button>
+          <input id="search-q" key={`q-${filters.q ?? ''}`} type="search" name="q" defaultValue={filters.q ?? ''} maxLength={200} aria-describedby={refused?.q ? 'search-q-hint search-q-error' : 'search-q-hint'} aria-invalid={refused?.q ? true : undefined} />
+          <button type="submit" className="btn">
+            {t('search.submit')}
+          </button>
           <p id="search-q-hint" className="search-hint">
             {t('search.hint')}
           </p>
+          {refused?.q ? <FieldError id="search-q-error" message={refused.q} /> : null}
         </div>
+        <button
+          type="button"
+          className="btn btn-secondary search-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="search-filters"
+          onClick={() => setFiltersOpen((open) => !open)}
+          data-testid="filters-toggle"
+        >
+          {t('search.filtersButton', { n: activeFilters })}
+        </button>
         <div className="search-layout">
-          <div className="search-filters">
+          <div className={`search-filters${filtersOpen || refused ? ' is-open' : ''}`} id="search-filters">
             <h2 className="visually-hidden">{t('search.filters')}</h2>
             <fieldset className="search-facet">
               <legend>{t('search.dates')}</legend>
               <label htmlFor="search-from">{t('search.from')}</label>
-              <input id="search-from" key={`from-${filters.from ?? ''}`} type="date" name="from" defaultValue={filters.from ?? ''} />
+              <input
+                id="search-from"
+                key={`from-${filters.from ?? ''}`}
+                type="date"
+                name="from"
+                defaultValue={filters.from ?? ''}
+                aria-invalid={refused?.from ? true : undefined}
+                aria-describedby={refused?.from ? 'search-from-error' : undefined}
+              />
+              {refused?.from ? <FieldError id="search-from-error" message={refused.from} /> : null}
               <label htmlFor="search-to">{t('search.to')}</label>
-              <input id="search-to" key={`to-${filters.to ?? ''}`} type="date" name="to" defaultValue={filters.to ?? ''} />
+              <input
+                id="search-to"
+                key={`to-${filters.to ?? ''}`}
+                type="date"
+                name="to"
+                defaultValue={filters.to ?? ''}
+                aria-invalid={refused?.to ? true : undefined}
+                aria-describedby={refused?.to ? 'search-to-error' : undefined}
+              />
+              {refused?.to ? <FieldError id="search-to-error" message={refused.to} /> : null}
             </fieldset>
             <div className="search-facet">
               <label htmlFor="search-confirmed">{t('search.facet.confirmed')}</label>
@@ -172,6 +124,7 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
                 id="search-confirmed"
                 name="confirmed"
                 value={filters.confirmed ?? ''}
+                aria-invalid={refused?.confirmed ? true : undefined}
                 onChange={(e) => go({ filters: { ...filters, confirmed: (e.currentTarget.value || undefined) as SearchFilters['confirmed'] }, cursor: null })}
               >
                 <option value="">{t('search.any')}</option>
@@ -184,18 +137,18 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
                   {confirmedCount('false') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('false')})` : ''}
                 </option>
               </select>
+              {refused?.confirmed ? <FieldError id="search-confirmed-error" message={refused.confirmed} /> : null}
             </div>
-            {facets ? (
-              <>
-                <FacetBoxes name="category" counts={facets.category} picked={picked('category')} label={categoryLabel} onToggle={onToggle('category')} approx={approx} />
-                <FacetBoxes name="region" counts={facets.region} picked={picked('region')} label={regionLabel} onToggle={onToggle('region')} approx={approx} />
-                <FacetBoxes name="victimizer" counts={facets.victimizer} picked={picked('victimizer')} label={(v) => v} onToggle={onToggle('victimizer')} approx={approx} />
-                <FacetBoxes name="killingType" counts={facets.killingType} picked={picked('killingType')} label={(v) => v} onToggle={onToggle('killingType')} approx={approx} />
-                <YearLinks counts={facets.year} state={state} approx={approx} />
-              </>
-            ) : null}
-            <p>
-              <button type="submit">{t('search.apply')}</button> <Link to={paths.search}>{t('search.clear')}</Link>
+            <FacetBoxes name="category" counts={facets.category} picked={picked('category')} label={categoryLabel} onToggle={onToggle('category')} approx={approx} error={refused?.category} />
+            <FacetBoxes name="region" counts={facets.region} picked={picked('region')} label={regionLabel} onToggle={onToggle('region')} approx={approx} error={refused?.region} />
+            <FacetBoxes name="victimizer" counts={facets.victimizer} picked={picked('victimizer')} label={(v) => v} onToggle={onToggle('victimizer')} approx={approx} error={refused?.victimizer} />
+            <FacetBoxes name="killingType" counts={facets.killingType} picked={picked('killingType')} label={(v) => v} onToggle={onToggle('killingType')} approx={approx} error={refused?.killingType} />
+            <YearLinks counts={facets.year} state={state} approx={approx} />
+            <p className="search-filter-actions">
+              <button type="submit" className="btn">
+                {t('search.apply')}
+              </button>{' '}
+              <Link to={paths.search}>{t('search.clear')}</Link>
             </p>
           </div>
           <div className="search-results">
@@ -206,6 +159,10 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
             <DownloadLinks filters={filters} />
             {isPending ? (
               <Loading />
+            ) : refused ? (
+              <p className="error-notice" role="alert" data-testid="search-refused">
+                {t('search.refused')}
+              </p>
             ) : error ? (
               <ErrorNotice error={error} onRetry={() => void refetch()} />
             ) : data.hits.length === 0 ? (
@@ -223,9 +180,13 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
                   ))}
                 </ol>
                 <nav className="search-pages" aria-label={t('search.pages')}>
-                  {state.cursor ? <Link to={`${paths.search}?${paramsOfState({ filters, cursor: null })}`}>{t('search.first')}</Link> : null}
+                  {state.cursor ? (
+                    <Link to={`${paths.search}?${paramsOfState({ filters, cursor: null })}`} className="btn btn-secondary">
+                      {t('search.first')}
+                    </Link>
+                  ) : null}
                   {data.nextCursor ? (
-                    <Link to={`${paths.search}?${paramsOfState({ filters, cursor: data.nextCursor })}`} rel="next">
+                    <Link to={`${paths.search}?${paramsOfState({ filters, cursor: data.nextCursor })}`} rel="next" className="btn btn-secondary">
                       {t('search.next')}
                     </Link>
                   ) : null}
@@ -236,5 +197,13 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
         </div>
       </form>
     </section>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <p className="field-error" id={id}>
+      {message}
+    </p>
   );
 }

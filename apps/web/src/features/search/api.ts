@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { SearchResponse } from '@app/shared';
-import { request } from '../../lib/api';
+import { ApiError, request } from '../../lib/api';
 import { paramsOfState, type SearchState } from './params';
 
 /** Results per page: as many as a list page shows. */
@@ -18,6 +18,8 @@ const searchQuery = (state: SearchState) => {
     queryKey: ['records', 'search', qs] as const,
     queryFn: ({ signal }) => request<SearchResponse>(`/search?${qs}`, { signal }),
     placeholderData: keepPreviousData,
+    // A refused address (400) is answered the same every time: shown at once instead of asked again.
+    retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
   });
 };
 

@@ -3,7 +3,12 @@ import { useTranslation } from '../../lib/i18n';
 import { searchHref } from './api';
 
 const HEIGHT = 180;
-const AXIS = 22;
+/** Room under the bars for the month and, at January and at the first month, the year. */
+const AXIS = 36;
+/** Pixels per month: the chart is drawn at its own size (never scaled down), so its labels stay at 12 px. */
+const STEP = 36;
+/** Months that fit a phone's screen; a longer chart scrolls sideways and says so. */
+const PHONE_MONTHS = 9;
 
 /** Every month from the first to the last, those without records included (a gap in time is part of the picture). */
 export function monthRange(months: StatisticsResponse['months']): { month: string; count: number }[] {
@@ -25,47 +30,67 @@ export const lastDayOfMonth = (month: string) => {
   return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
 };
 
-/** Records per month as vertical SVG bars, each a link to the search of that month; the table of months beside it. */
+/**
+ * Records per month as vertical SVG bars, each a link to the search of that month, each month named under its bar; the
+ * table of months beside it. Wider than the screen, it scrolls sideways (a focusable region that says so).
+ */
 export function MonthChart({ statistics, filters }: { statistics: StatisticsResponse; filters: Partial<SearchFilters> }) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.language);
   const monthName = new Intl.DateTimeFormat(i18n.language, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const shortMonth = new Intl.DateTimeFormat(i18n.language, { month: 'short', timeZone: 'UTC' });
   const label = (month: string) => monthName.format(new Date(`${month}-15T00:00:00Z`));
   const months = monthRange(statistics.months);
   const max = Math.max(1, ...months.map((m) => m.count));
-  const step = Math.max(6, Math.min(24, Math.floor(640 / Math.max(1, months.length))));
-  const width = Math.max(320, months.length * step + 8);
+  const step = STEP;
+  const width = months.length * step + 8;
+  const scrolls = months.length > PHONE_MONTHS;
   return (
     <figure className="chart" aria-labelledby="months-title">
       <figcaption id="months-title" className="chart-title">
         {t('statistics.byMonth')}
       </figcaption>
       <div className="chart-body">
-        <svg className="chart-svg" viewBox={`0 0 ${width} ${HEIGHT + AXIS}`} width={width} height={HEIGHT + AXIS} role="group" aria-labelledby="months-title">
-          <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="chart-axis" />
-          {months.map((m, i) => {
-            const h = m.count > 0 ? Math.max(2, (m.count / max) * (HEIGHT - 8)) : 0;
-            const x = 4 + i * step;
-            return (
-              <g key={m.month}>
-                {m.count > 0 ? (
-                  <a
-                    href={searchHref(filters, { from: `${m.month}-01`, to: lastDayOfMonth(m.month) })}
-                    aria-label={t('statistics.bar', { name: label(m.month), count: m.count, formatted: number.format(m.count) })}
-                    className="chart-link"
-                  >
-                    <rect x={x} y={HEIGHT - h} width={Math.max(2, step - 2)} height={h} className="chart-bar" />
-                  </a>
-                ) : null}
-                {m.month.endsWith('-01') || i === 0 ? (
-                  <text x={x} y={HEIGHT + 16} className="chart-label" aria-hidden="true">
-                    {m.month.slice(0, 4)}
+        <div
+          className={`month-chart-scroll${scrolls ? ' is-long' : ''}`}
+          tabIndex={scrolls ? 0 : undefined}
+          role={scrolls ? 'region' : undefined}
+          aria-label={scrolls ? t('statistics.monthsScroll') : undefined}
+        >
+          <svg className="chart-svg month-chart-svg" viewBox={`0 0 ${width} ${HEIGHT + AXIS}`} width={width} height={HEIGHT + AXIS} role="group" aria-labelledby="months-title">
+            <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="chart-axis" />
+            {months.map((m, i) => {
+              const h = m.count > 0 ? Math.max(2, (m.count / max) * (HEIGHT - 8)) : 0;
+              const x = 4 + i * step;
+              return (
+                <g key={m.month}>
+                  {m.count > 0 ? (
+                    <a
+                      href={searchHref(filters, { from: `${m.month}-01`, to: lastDayOfMonth(m.month) })}
+                      aria-label={t('statistics.bar', { name: label(m.month), count: m.count, formatted: number.format(m.count) })}
+                      className="chart-link"
+                    >
+                      <rect x={x} y={HEIGHT - h} width={Math.max(2, step - 2)} height={h} className="chart-bar" />
+                    </a>
+                  ) : null}
+                  <text x={x + (step - 2) / 2} y={HEIGHT + 15} textAnchor="middle" className="chart-label" aria-hidden="true">
+                    {shortMonth.format(new Date(`${m.month}-15T00:00:00Z`))}
                   </text>
-                ) : null}
-              </g>
-            );
-          })}
-        </svg>
+                  {m.month.endsWith('-01') || i === 0 ? (
+                    <text x={x} y={HEIGHT + 31} className="chart-label chart-year" aria-hidden="true">
+                      {m.month.slice(0, 4)}
+                    </text>
+                  ) : null}
+                </g>
+              );
+            })}
+          </svg>
+        </div>
+        {scrolls ? (
+          <p className="month-chart-hint" aria-hidden="true">
+            {t('statistics.monthsScrollHint')}
+          </p>
+        ) : null}
         <div className="chart-table-scroll">
           <table className="chart-table">
             <thead>

@@ -13,6 +13,27 @@ const SMALL_AREA = 400;
 /** Regions formed from the former SNNP region, which the map's (pre-2020) boundaries still show as one. */
 export const FORMED_FROM_SNNP = REGIONS.filter((r) => 'formedFrom' in r && r.formedFrom === 'snnp').map((r) => r.code);
 
+/** Regions drawn at least this large (in the map's units) carry their name on the map itself. */
+const LABELLED_AREA = 3000;
+
+/** Where a name goes when the area's centre falls outside it or on a neighbour (Oromia wraps around the former SNNP). */
+const LABEL_AT: Record<string, [number, number]> = { oromia: [292, 262] };
+
+/**
+ * The rules that light a region and its name together: pointing at or focusing the one highlights the other (CSS
+ * :has(), so the page needs no script). One pair of rules per region of the map's data.
+ */
+const HIGHLIGHT_RULES = ethiopia.regions
+  .map(({ code }) => {
+    const name = `.region-map-names [data-region="${code}"]`;
+    const area = `.region-map-link[data-region="${code}"]`;
+    return [
+      `.region-map:has(${name}:is(:hover, :focus-visible)) ${area} .region-map-area, .region-map:has(${name}:is(:hover, :focus-visible)) ${area} .region-map-marker { stroke: var(--focus); stroke-width: 3; }`,
+      `.region-map:has(${area}:is(:hover, :focus-visible)) ${name} { background: var(--wash); outline: 2px solid var(--focus); }`,
+    ].join('\n');
+  })
+  .join('\n');
+
 /** Upper bounds of the five shades: equal steps up to the largest count. */
 function classBounds(max: number): number[] {
   return [1, 2, 3, 4, 5].map((i) => Math.ceil((max * i) / 5));
@@ -37,8 +58,10 @@ export function RegionMap({ statistics, filters }: { statistics: StatisticsRespo
   const unknown = counts.get(UNKNOWN_REGION) ?? 0;
   // Large areas first, so the small ones drawn over them stay visible and clickable.
   const ordered = [...areas].sort((a, b) => b.area - a.area);
+  const byName = [...areas].sort((a, b) => nameOf(a.code).localeCompare(nameOf(b.code), i18n.language));
   return (
     <div className="region-map">
+      <style>{HIGHLIGHT_RULES}</style>
       <svg
         viewBox={`0 0 ${ethiopia.width} ${ethiopia.height}`}
         width={ethiopia.width}
@@ -59,7 +82,27 @@ export function RegionMap({ statistics, filters }: { statistics: StatisticsRespo
             {area.area < SMALL_AREA ? <circle cx={area.center[0]} cy={area.center[1]} r={6} fill={shade(area.count)} className="region-map-marker" /> : null}
           </a>
         ))}
+        {/* Names on the larger regions, over every area (they belong to no link: the names beside the map are). */}
+        <g className="region-map-labels" aria-hidden="true">
+          {ordered
+            .filter((area) => area.area >= LABELLED_AREA)
+            .map((area) => (
+              <text key={area.code} x={(LABEL_AT[area.code] ?? area.center)[0]} y={(LABEL_AT[area.code] ?? area.center)[1]} textAnchor="middle" className="region-map-label">
+                {area.code === 'snnp' ? t('statistics.map.snnpShort') : regionName(area.code, i18n.language)}
+              </text>
+            ))}
+        </g>
       </svg>
+      <ul className="region-map-names" aria-label={t('statistics.map.names')}>
+        {byName.map((area) => (
+          <li key={area.code}>
+            <a href={hrefOf(area.code)} data-region={area.code}>
+              <span className="swatch" style={{ background: shade(area.count) }} aria-hidden="true" />
+              {nameOf(area.code)} <span className="region-map-count">({number.format(area.count)})</span>
+            </a>
+          </li>
+        ))}
+      </ul>
       <ul className="region-map-legend" aria-label={t('statistics.map.legend')}>
         <li>
           <span className="swatch" style={{ background: NONE }} aria-hidden="true" /> 0

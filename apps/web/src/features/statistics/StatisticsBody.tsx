@@ -1,14 +1,25 @@
-import { Link } from 'react-router';
-import { regionName, REGIONS, UNKNOWN_REGION, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { Link, useLocation } from 'react-router';
+import { filtersToSearchParams, regionName, REGIONS, UNKNOWN_REGION, type SearchFilters, type StatisticsResponse } from '@app/shared';
 import { EmptyState } from '../../components/Status';
 import { useTranslation } from '../../lib/i18n';
 import { searchHref } from './api';
 import { BarChart, type BarRow } from './BarChart';
 
-/** The headline numbers: records, people killed in massacres, victims recorded. */
+/** Which records the counts hold, as the "People killed" figure says it, and the way to the other choice. */
+const COUNTED = { any: 'statistics.countedAll', true: 'statistics.countedConfirmed', false: 'statistics.countedUnconfirmed' } as const;
+
+/**
+ * The headline numbers: records, people killed in massacres, victims recorded. "People killed" says whether records
+ * not yet confirmed are counted, with a link to count confirmed records only (or all of them again).
+ */
 export function Totals({ statistics, filters }: { statistics: StatisticsResponse; filters: Partial<SearchFilters> }) {
   const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
   const number = new Intl.NumberFormat(i18n.language);
+  const hrefWith = (confirmed: SearchFilters['confirmed'] | undefined) => {
+    const query = filtersToSearchParams({ ...filters, confirmed }).toString();
+    return query ? `${pathname}?${query}` : pathname;
+  };
   return (
     <dl className="statistics-totals">
       <div>
@@ -20,6 +31,14 @@ export function Totals({ statistics, filters }: { statistics: StatisticsResponse
       <div>
         <dt>{t('statistics.massacreDeaths')}</dt>
         <dd>{number.format(statistics.killed.massacreDeaths)}</dd>
+        <dd className="statistics-counted" data-testid="killed-counted">
+          {t(COUNTED[filters.confirmed ?? 'any'])}{' '}
+          {filters.confirmed === 'true' ? (
+            <Link to={hrefWith(undefined)}>{t('statistics.countAll')}</Link>
+          ) : (
+            <Link to={hrefWith('true')}>{t('statistics.countConfirmedOnly')}</Link>
+          )}
+        </dd>
       </div>
       <div>
         <dt>{t('statistics.victimRecords')}</dt>

@@ -1,0 +1,98 @@
+import { useId, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from '../../lib/i18n';
+import type { Directory } from './api';
+import { findRepresentatives, type FoundRepresentative } from './cascade';
+
+/**
+ * A search box beside the country, province and district lists: type a riding, an electorate or a member's name and
+ * pick the representative (ARIA combobox: arrows move through the matches, Enter picks, Escape closes). Members who
+ * cannot be written to are listed but cannot be picked.
+ */
+export function RepresentativeSearch({ directory, onPick }: { directory: Directory | undefined; onPick: (rep: FoundRepresentative) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const matches = findRepresentatives(directory, query);
+  const shown = open && query.trim() !== '';
+  const listId = `${id}-matches`;
+  const optionId = (i: number) => `${id}-match-${i}`;
+
+  const pick = (rep: FoundRepresentative | undefined) => {
+    if (!rep?.available) return;
+    onPick(rep);
+    setQuery('');
+    setOpen(false);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setOpen(true);
+      if (matches.length) setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+    } else if (e.key === 'Enter') {
+      if (!shown) return;
+      // Enter picks a match instead of sending the letter.
+      e.preventDefault();
+      pick(matches[active]);
+    } else if (e.key === 'Escape' && shown) {
+      e.preventDefault();
+      setOpen(false);
+    }
+  };
+
+  return (
+    <div className="representative-search">
+      <label htmlFor={`${id}-input`}>{t('campaign.findLabel')}</label>
+      <input
+        id={`${id}-input`}
+        type="search"
+        role="combobox"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={shown}
+        aria-controls={listId}
+        aria-activedescendant={shown && matches[active] ? optionId(active) : undefined}
+        placeholder={t('campaign.findPlaceholder')}
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setOpen(false)}
+      />
+      <ul id={listId} role="listbox" aria-label={t('campaign.findMatches')} className="representative-matches" hidden={!shown}>
+        {shown && matches.length === 0 ? (
+          <li role="option" aria-selected={false} aria-disabled="true" className="representative-none">
+            {directory ? t('campaign.findNone') : t('campaign.loadingDirectory')}
+          </li>
+        ) : null}
+        {shown
+          ? matches.map((rep, i) => (
+              <li
+                key={rep.id}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                aria-disabled={rep.available ? undefined : 'true'}
+                className={i === active ? 'is-active' : undefined}
+                // Picked on pointer down, before the input's blur closes the list.
+                onPointerDown={(e) => {
+                  e.preventDefault();
+                  pick(rep);
+                }}
+                onPointerEnter={() => setActive(i)}
+              >
+                <strong>{rep.district}</strong> {rep.name}{' '}
+                <small>
+                  ({rep.province}, {rep.countryName}){rep.available ? '' : ` · ${t('campaign.findUnavailable')}`}
+                </small>
+              </li>
+            ))
+          : null}
+      </ul>
+    </div>
+  );
+}
