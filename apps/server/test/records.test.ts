@@ -274,8 +274,10 @@ describe('records API, every category', () => {
   it('serves news (every category, newest first) and the derived image gallery', async () => {
     const victims = CATEGORY_LIST.find((c) => c.slug === 'victims')!;
     const events = CATEGORY_LIST.find((c) => c.slug === 'events')!;
-    const { body: victim } = await createMultipart(victims, owner, { createdAt: '2199-01-01T00:00:00' });
-    const { body: event } = await createMultipart(events, owner, { createdAt: '2199-01-02T00:00:00' });
+    // Newer than every record made so far, yet within the minutes of clock skew a published date may lead now by.
+    const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const { body: victim } = await createMultipart(victims, owner, { createdAt: soon(60_000) });
+    const { body: event } = await createMultipart(events, owner, { createdAt: soon(120_000) });
     const news = await call(t.app, { method: 'GET', url: url('/news?limit=2') });
     expect(news.status).toBe(200);
     expect(news.body.map((r: { _id: string }) => r._id)).toEqual([event._id, victim._id]);
