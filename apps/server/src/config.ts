@@ -109,6 +109,25 @@ const envSchema = z.object({
   AUDIT_SIGNING_KEY: z.string().includes('PRIVATE KEY', { error: 'must be a PEM private key' }).optional(),
   /** An RFC 3161 time-stamping authority that time-stamps every audit checkpoint. */
   TSA_URL: url(['http:', 'https:']).optional(),
+  /** A PEM bundle of the time-stamping authorities trusted: every token's certificate must chain to one of them. */
+  TSA_CA_FILE: z
+    .string()
+    .optional()
+    .transform((file, ctx) => {
+      if (!file) return undefined;
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+        return z.NEVER;
+      }
+      if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+        ctx.addIssue({ code: 'custom', message: 'must be a file of PEM certificates' });
+        return z.NEVER;
+      }
+      return text;
+    }),
   /** Captures of cited links (snapshot, screenshot, headers) by a background job in headless Chromium. */
   CAPTURE_ENABLED: bool.default(true),
   CAPTURE_BROWSER_PATH: z.string().min(1).default('/usr/bin/chromium'),

@@ -20,7 +20,9 @@ export async function startFakeTsa(options: { time?: Date } = {}) {
   const name = new pkijs.AttributeTypeAndValue({ type: '2.5.4.3', value: new asn1js.Utf8String({ value: 'Test TSA, not a real authority' }) });
   cert.issuer.typesAndValues.push(name);
   cert.subject.typesAndValues.push(name);
-  cert.notBefore.value = new Date(Date.now() - 86_400_000);
+  // Valid at the time it states (a fixed time may be in the past): a token outside its certificate's validity is refused.
+  const from = Math.min(Date.now(), options.time?.getTime() ?? Date.now());
+  cert.notBefore.value = new Date(from - 86_400_000);
   cert.notAfter.value = new Date(Date.now() + 86_400_000);
   // extendedKeyUsage: id-kp-timeStamping, critical, as RFC 3161 requires of a TSA certificate.
   cert.extensions = [

@@ -136,6 +136,10 @@ export const auditChainReportSchema = z.object({
   newestCheckpointSeq: z.number().nullable(),
   /** Checkpoints whose RFC 3161 time-stamp verified. */
   timestamped: z.number().optional(),
+  /** `trusted`: the time-stamps' certificates chain to TSA_CA_FILE; `not-checked`: no TSA_CA_FILE, no chain checked. */
+  timestampChain: z.enum(['trusted', 'not-checked']).optional(),
+  /** Said when time-stamps verified without their chain being checked. */
+  timestampNote: z.string().optional(),
 });
 export type AuditChainReport = z.infer<typeof auditChainReportSchema>;
 

@@ -7,6 +7,7 @@ import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
 import { previousSigner, siteSigner, type AuditSigner } from '../services/audit-checkpoints';
 import { JobQueue } from '../services/jobs';
+import { TimestampTrust } from '../services/timestamping';
 import { MailService } from '../services/mail';
 
 declare module 'fastify' {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     audit: AuditService;
     /** Signs audit checkpoints; its public key is published at /.well-known/audit-key. */
     auditSigner: AuditSigner;
+    /** The time-stamping authorities trusted (TSA_CA_FILE); every RFC 3161 token received is checked against them. */
+    tsaTrust: TimestampTrust;
     mail: MailService;
     jobs: JobQueue;
     /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation across processes). */
@@ -48,7 +51,9 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
     app.decorate('database', database);
     app.decorate('db', database.db);
     const signer = siteSigner(config);
-    app.decorate('audit', new AuditService(database.db, { signer, every: config.AUDIT_CHECKPOINT_EVERY }));
+    const tsaTrust = config.TSA_CA_FILE ? TimestampTrust.fromPem(config.TSA_CA_FILE) : TimestampTrust.unchecked;
+    app.decorate('tsaTrust', tsaTrust);
+    app.decorate('audit', new AuditService(database.db, { signer, every: config.AUDIT_CHECKPOINT_EVERY, tsaTrust }));
     app.decorate('auditSigner', signer);
     // The key in use joins the site's key history (an audit entry) before it signs anything, so that the site, its
     // backups and a site restored from them keep trusting every checkpoint it ever signed.

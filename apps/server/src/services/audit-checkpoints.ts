@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditChainReport } from '@app/shared';
-import { verifyTimestamp } from './timestamping';
+import { TimestampTrust, verifyTimestamp, type TimestampChain } from './timestamping';
 
 /**
  * Checkpoints of the audit chain: "entry `seq` has hash `hash`", signed with the site's Ed25519 key. The chain alone
@@ -156,19 +156,28 @@ export async function verifyChain<E extends ChainEntry>(
 }
 
 /**
- * Every time-stamp token must be for its checkpoint's statement and verify; a chain report that was fine says how
- * many did, and one that does not is no longer fine.
+ * Every time-stamp token must be for its checkpoint's statement and verify (against `trust`, TSA_CA_FILE's
+ * authorities, when given); a chain report that was fine says how many did and whether their certificates were
+ * checked against trusted authorities, and one with a token that does not verify is no longer fine.
  */
-export async function checkTimestamps(report: ChainReport, checkpoints: SignedCheckpoint[]): Promise<ChainReport> {
+export async function checkTimestamps(report: ChainReport, checkpoints: SignedCheckpoint[], trust: TimestampTrust = TimestampTrust.unchecked): Promise<ChainReport> {
   let timestamped = 0;
+  let chain: TimestampChain = trust.certificates ? 'trusted' : 'not-checked';
   for (const c of checkpoints) {
     if (!c.timestampToken) continue;
     try {
-      await verifyTimestamp(Buffer.from(c.timestampToken, 'base64'), statementBytes(c));
+      chain = (await verifyTimestamp(Buffer.from(c.timestampToken, 'base64'), statementBytes(c), trust)).chain;
       timestamped++;
     } catch (err) {
       return { ...report, ok: false, firstBrokenSeq: c.seq, reason: `the time-stamp of the checkpoint at entry ${c.seq} does not verify: ${(err as Error).message}` };
     }
   }
-  return { ...report, timestamped };
+  return {
+    ...report,
+    timestamped,
+    timestampChain: chain,
+    ...(timestamped && chain === 'not-checked'
+      ? { timestampNote: "the time-stamps' certificates were not checked against trusted authorities: TSA_CA_FILE is not set" }
+      : {}),
+  };
 }

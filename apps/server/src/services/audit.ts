@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '@app/shared';
 import type { Db } from '../db';
 import { auditCheckpoints, auditLog, type AuditCheckpointRow, type AuditRow } from '../db/schema';
 import { checkTimestamps, statementBytes, verifyChain, type AuditSigner, type ChainReport } from './audit-checkpoints';
 import { KEY_INTRODUCED, historyProblem, introducedKeys, introductionChanges, type IntroducedKey, type KeyIntroductionReason } from './audit-keys';
-import { requestTimestamp } from './timestamping';
+import { requestTimestamp, TimestampRejected, type TimestampTrust } from './timestamping';
 import { canonicalJson } from './canonical-json';
 
 export const GENESIS_HASH = '0'.repeat(64);
 /** Advisory lock key serialising appends, so each entry links to the one before it. */
 const AUDIT_LOCK_KEY = 7_301_777;
+/** A checkpoint whose time-stamp token failed verification is asked for again after this long. */
+const TIMESTAMP_RETRY_MS = 3_600_000;
 
 type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -61,6 +63,8 @@ interface CheckpointOptions {
   signer: AuditSigner;
   /** A checkpoint is written with every `every`-th entry, in that entry's transaction. */
   every: number;
+  /** The time-stamping authorities trusted (TSA_CA_FILE); without them a token's chain is not checked. */
+  tsaTrust?: TimestampTrust;
 }
 
 export class AuditService {
@@ -153,16 +157,35 @@ export class AuditService {
   }
 
   /**
-   * Time-stamps the checkpoints that have no token yet at the authority `tsaUrl` (RFC 3161), oldest first; one that
-   * fails stays without a token and is tried again next time. Returns how many were stamped.
+   * Time-stamps the checkpoints that have no token yet at the authority `tsaUrl` (RFC 3161), oldest first. Each token
+   * is verified on receipt (timestamping.ts); one that does not verify is recorded as the checkpoint's failed
+   * time-stamp (`timestamp_failure`), never kept as its token, and asked for again an hour later. An authority that
+   * cannot be reached stops the round: the checkpoints are tried again next time. Returns how many were stamped.
    */
   async stampCheckpoints(tsaUrl: string, limit = 20): Promise<number> {
-    const pending = await this.db.select().from(auditCheckpoints).where(isNull(auditCheckpoints.timestampToken)).orderBy(asc(auditCheckpoints.id)).limit(limit);
+    const retryFailedBefore = new Date(Date.now() - TIMESTAMP_RETRY_MS);
+    const pending = await this.db
+      .select()
+      .from(auditCheckpoints)
+      .where(and(isNull(auditCheckpoints.timestampToken), or(isNull(auditCheckpoints.timestampFailedAt), lt(auditCheckpoints.timestampFailedAt, retryFailedBefore))))
+      .orderBy(asc(auditCheckpoints.id))
+      .limit(limit);
     let stamped = 0;
     for (const c of pending) {
-      const { token, time } = await requestTimestamp(tsaUrl, statementBytes(c));
-      await this.db.update(auditCheckpoints).set({ timestampToken: token.toString('base64'), timestampedAt: time }).where(eq(auditCheckpoints.id, c.id));
-      stamped++;
+      try {
+        const { token, time } = await requestTimestamp(tsaUrl, statementBytes(c), this.checkpointing?.tsaTrust);
+        await this.db
+          .update(auditCheckpoints)
+          .set({ timestampToken: token.toString('base64'), timestampedAt: time, timestampFailure: null, timestampFailedAt: null })
+          .where(eq(auditCheckpoints.id, c.id));
+        stamped++;
+      } catch (err) {
+        if (!(err instanceof TimestampRejected)) throw err;
+        await this.db
+          .update(auditCheckpoints)
+          .set({ timestampFailure: err.message.slice(0, 1000), timestampFailedAt: new Date() })
+          .where(eq(auditCheckpoints.id, c.id));
+      }
     }
     return stamped;
   }
@@ -214,6 +237,6 @@ export class AuditService {
     // for its own signature only: the copy must agree with itself; whether the key is the site's is for the site.
     const trusted = new Set([...keys.map((k) => k.keyId), ...(this.checkpointing ? [this.checkpointing.signer.keyId] : checkpoints.map((c) => c.keyId))]);
     const report = await verifyChain(entries(), entryHash, checkpoints, trusted, GENESIS_HASH);
-    return report.ok ? checkTimestamps(report, checkpoints) : report;
+    return report.ok ? checkTimestamps(report, checkpoints, this.checkpointing?.tsaTrust) : report;
   }
 }

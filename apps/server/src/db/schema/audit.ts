@@ -46,6 +46,9 @@ export const auditCheckpoints = pgTable('audit_checkpoints', {
   /** DER time-stamp token (base64) from TSA_URL over the statement's SHA-256, when a TSA is configured. */
   timestampToken: text('timestamp_token'),
   timestampedAt: timestamp('timestamped_at', { withTimezone: true, mode: 'date' }),
+  /** Why the last token the authority returned was refused (it did not verify on receipt); never kept as a token. */
+  timestampFailure: text('timestamp_failure'),
+  timestampFailedAt: timestamp('timestamp_failed_at', { withTimezone: true, mode: 'date' }),
 });
 
 export type AuditCheckpointRow = typeof auditCheckpoints.$inferSelect;

@@ -34,6 +34,18 @@ export const linkCaptures = pgTable(
     headersKey: text('headers_key'),
     headersSha256: text('headers_sha256'),
     headersSize: bigint('headers_size', { mode: 'number' }),
+    /** The web archive of the capture: its HTTP exchanges as WARC records, packaged as a signed WACZ. */
+    waczKey: text('wacz_key'),
+    waczSha256: text('wacz_sha256'),
+    waczSize: bigint('wacz_size', { mode: 'number' }),
+    /** The TLS certificate chains the capture's https connections were shown, PEM. */
+    certificatesKey: text('certificates_key'),
+    certificatesSha256: text('certificates_sha256'),
+    certificatesSize: bigint('certificates_size', { mode: 'number' }),
+    /** The time the WACZ's RFC 3161 time-stamp states (TSA_URL), once its token verified. */
+    timestampedAt: timestamp('timestamped_at', { withTimezone: true, mode: 'date' }),
+    /** Why the WACZ has no time-stamp although TSA_URL is set: the authority failed, or its token did not verify. */
+    timestampFailure: text('timestamp_failure'),
   },
   (t) => [index('link_captures_record_idx').on(t.recordId, t.requestedAt.desc())],
 );

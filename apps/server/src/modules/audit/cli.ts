@@ -6,6 +6,7 @@ import type { AuditRow } from '../../db/schema';
 import { AuditService, GENESIS_HASH, entryHash } from '../../services/audit';
 import { checkTimestamps, keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
 import { KEY_INTRODUCED } from '../../services/audit-keys';
+import { TimestampTrust } from '../../services/timestamping';
 
 /**
  * `audit:export <file>` writes the whole chain and its checkpoints as JSON lines; `audit:verify <file>` checks such a
@@ -101,13 +102,19 @@ async function keysPinnedBy(file: string, keyId: string, checkpoints: SignedChec
   return trusted;
 }
 
-export async function verifyExport(file: string, publicKeyPem: string | null, print: (line: string) => void = console.log): Promise<number> {
+export async function verifyExport(
+  file: string,
+  publicKeyPem: string | null,
+  print: (line: string) => void = console.log,
+  tsaTrust: TimestampTrust = TimestampTrust.unchecked,
+): Promise<number> {
   const checkpoints = await readCheckpoints(file);
   const trusted = publicKeyPem ? await keysPinnedBy(file, keyIdOf(publicKeyPem), checkpoints) : new Set(checkpoints.map((c) => c.keyId));
   if (!publicKeyPem) print('No --public-key given: checkpoints are checked against the keys the file names, which proves only that the file agrees with itself.');
   const chain = await verifyChain(readEntries(file), entryHash, checkpoints, trusted, GENESIS_HASH);
-  const report = chain.ok ? await checkTimestamps(chain, checkpoints) : chain;
+  const report = chain.ok ? await checkTimestamps(chain, checkpoints, tsaTrust) : chain;
   if (report.ok) {
+    if (report.timestampNote) print(`Note: ${report.timestampNote.replace('TSA_CA_FILE is not set', 'give them with --tsa-ca <pem file>')}.`);
     print(
       `The chain of ${report.entries} entries verifies, with ${report.checkpoints} signed checkpoints (the newest at entry ${report.newestCheckpointSeq ?? '-'}; ${report.timestamped ?? 0} time-stamped).`,
     );
@@ -132,15 +139,17 @@ export const auditExportCommand = {
 };
 
 export const auditVerifyCommand = {
-  usage: 'audit:verify <file> [--public-key <pem>]   check an exported chain offline (no database needed)',
+  usage: 'audit:verify <file> [--public-key <pem>] [--tsa-ca <pem>]   check an exported chain offline (no database needed)',
   offline: true as const,
   async run(args: string[]) {
-    const file = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--public-key');
+    const file = args.find((a, i) => !a.startsWith('--') && !['--public-key', '--tsa-ca'].includes(args[i - 1] ?? ''));
     const keyAt = args.indexOf('--public-key');
-    if (!file || (keyAt >= 0 && !args[keyAt + 1])) {
-      console.error('audit:verify: usage: audit:verify <file> [--public-key <pem file>]');
+    const caAt = args.indexOf('--tsa-ca');
+    if (!file || (keyAt >= 0 && !args[keyAt + 1]) || (caAt >= 0 && !args[caAt + 1])) {
+      console.error('audit:verify: usage: audit:verify <file> [--public-key <pem file>] [--tsa-ca <pem bundle of trusted time-stamping authorities>]');
       return 2;
     }
-    return verifyExport(file, keyAt >= 0 ? readFileSync(args[keyAt + 1]!, 'utf8') : null);
+    const trust = caAt >= 0 ? TimestampTrust.fromPem(readFileSync(args[caAt + 1]!, 'utf8')) : TimestampTrust.unchecked;
+    return verifyExport(file, keyAt >= 0 ? readFileSync(args[keyAt + 1]!, 'utf8') : null, console.log, trust);
   },
 };
