@@ -51,6 +51,8 @@ COPY apps/server/src ./apps/server/src
 COPY apps/server/tsconfig.json ./apps/server/
 COPY packages/shared/src ./packages/shared/src
 COPY tsconfig.base.json ./
+# The launcher that runs the server with the site's Node.js flags (it becomes the server: tini signals the server).
+COPY scripts/serve.mjs scripts/node-flags.mjs ./scripts/
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
@@ -58,4 +60,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=8", "apps/server/dist/main.js"]
+CMD ["node", "scripts/serve.mjs"]

@@ -30,7 +30,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'node --max-semi-space-size=8 apps/server/dist/main.js',
+    command: 'node scripts/serve.mjs',
     url: `http://localhost:${PORT}/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -2,9 +2,10 @@
 // on its own port and data folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SITE_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -19,10 +20,8 @@ export function siteWorkDir(prefix) {
   return dir;
 }
 
-/** The Node.js flags the site runs with in production: those of apps/server's start script (see bootstrap.ts). */
-export const SITE_NODE_FLAGS = JSON.parse(readFileSync(path.join(ROOT, 'apps/server/package.json'), 'utf8'))
-  .scripts.start.split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+/** The Node.js flags the site runs with in production, from their one place (see scripts/node-flags.mjs). */
+export { SITE_NODE_FLAGS };
 
 /** A token of this bench run for the site's /metrics. */
 const METRICS_TOKEN = randomBytes(24).toString('base64url');

@@ -12,12 +12,8 @@ import { openDatabase, type Database } from './db';
  * then held mostly garbage not yet collected; 50 % holds much less for a little more CPU per read. Read by V8 at every
  * collection, so it applies when set here.
  *
- * The young generation is bounded too, by `--max-semi-space-size=8` on the `node` command (V8 sizes it before any
- * code runs, so it cannot be set here; apps/server's start script, the Dockerfile, the browser suite and the bench
- * pass it): V8's default held more memory under unique list pages for the same CPU per read.
- * `--enable-source-maps` is left out of those commands: with it Node.js reads and keeps source maps (the bundle's and
- * those of the npm modules) and the site holds more memory at rest. The bundle is not minified, so its stack traces
- * stay readable; NODE_OPTIONS=--enable-source-maps maps them onto the TypeScript.
+ * The young generation is bounded too, by a flag on the `node` command (V8 sizes it before any code runs, so it
+ * cannot be set here): scripts/node-flags.mjs, with the site's other Node.js flags and why.
  * The figures, with the commands that measure them: docs/performance.md, memory.
  */
 const HEAP_GROWING_PERCENT = 50;

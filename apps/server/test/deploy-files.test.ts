@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, parseDocument } from 'yaml';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config';
@@ -181,25 +182,13 @@ describe('Dockerfile', () => {
     expect(finalStage.some((l) => /^HEALTHCHECK .*\/health/i.test(l))).toBe(true);
     const install = finalStage.find((l) => /apt-get install/.test(l))!;
     for (const pkg of ['ffmpeg', 'chromium']) expect(install.split(/\s+/)).toContain(pkg);
-    expect(finalStage.find((l) => /^CMD /i.test(l))).toContain('apps/server/dist/main.js');
+    // The launcher every start goes through: it becomes node with the site's flags on the server bundle.
+    expect(finalStage.find((l) => /^CMD /i.test(l))).toBe('CMD ["node", "scripts/serve.mjs"]');
+    expect(read('scripts/serve.mjs')).toContain("'dist/main.js'");
+    expect(finalStage.some((l) => /^COPY .*scripts\/serve\.mjs.*scripts\/node-flags\.mjs/.test(l))).toBe(true);
     // The bundle the image starts is one that scripts/build-server.mjs makes.
     const build = read('scripts/build-server.mjs');
     for (const entry of ['main', 'worker', 'cli']) expect(build).toContain(`'${entry}'`);
-  });
-
-  it('starts the site with the same Node.js flags wherever it starts it (bootstrap.ts says why)', () => {
-    // apps/server's start script is the one list of them (npm start); the bench reads its flags from there.
-    const serverPackage = JSON.parse(read('apps/server/package.json')) as { scripts: Record<string, string> };
-    const flags = (serverPackage.scripts.start ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
-    expect(flags).toContain('--max-semi-space-size=8');
-    // Source maps cost memory at rest (docs/performance.md); NODE_OPTIONS turns them on (docs/configuration.md).
-    expect(flags).not.toContain('--enable-source-maps');
-    expect(finalStage.find((l) => /^CMD /i.test(l))).toContain(`["node", ${flags.map((f) => `"${f}"`).join(', ')}, "apps/server/dist/main.js"]`);
-    expect(read('playwright.config.ts')).toContain(`'node ${flags.join(' ')} apps/server/dist/main.js'`);
-    for (const launcher of ['bench/lib/site.mjs', 'bench/lib/phase-cluster.mjs']) {
-      expect(read(launcher), launcher).toContain("[...SITE_NODE_FLAGS, 'apps/server/dist/main.js']");
-    }
-    expect(read('bench/lib/site.mjs')).toContain("readFileSync(path.join(ROOT, 'apps/server/package.json')");
   });
 
   it('installs only production dependencies into the runtime image', () => {
@@ -207,6 +196,43 @@ describe('Dockerfile', () => {
     expect(deps.find((l) => /npm ci/.test(l))).toContain('--omit=dev');
     expect(finalStage.filter((l) => /^COPY --from=build /i.test(l)).every((l) => /\/dist(-ssr)?\s/.test(l))).toBe(true);
     expect(finalStage.some((l) => /npm (ci|install)/.test(l))).toBe(false);
+  });
+});
+
+describe("the site's Node.js flags", () => {
+  /** Folders that hold no file of the project's own (installed, built, generated or run-time data). */
+  const NOT_OURS = new Set(['node_modules', '.git', 'dist', 'dist-ssr', 'data', 'test-results', 'playwright-report', 'coverage', '.tmp', 'results']);
+  function* projectFiles(dir = ''): Generator<string> {
+    for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = path.posix.join(dir, entry.name);
+      if (entry.isDirectory() && !NOT_OURS.has(entry.name) && !entry.name.startsWith('data-')) yield* projectFiles(relative);
+      else if (entry.isFile() && statSync(path.join(ROOT, relative)).size < 2_000_000) yield relative;
+    }
+  }
+
+  it('are written in one place, scripts/node-flags.mjs: a copy anywhere else fails here (documentation may name them)', async () => {
+    const { SITE_NODE_FLAGS } = (await import(pathToFileURL(path.join(ROOT, 'scripts/node-flags.mjs')).href)) as { SITE_NODE_FLAGS: string[] };
+    expect(SITE_NODE_FLAGS.length).toBeGreaterThan(0);
+    // Source maps cost memory at rest (docs/performance.md); NODE_OPTIONS turns them on (docs/configuration.md).
+    expect(SITE_NODE_FLAGS).not.toContain('--enable-source-maps');
+    const copies: string[] = [];
+    for (const file of projectFiles()) {
+      if (file === 'scripts/node-flags.mjs' || file.endsWith('.md')) continue;
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const flag of SITE_NODE_FLAGS) if (text.includes(flag.split('=')[0]!)) copies.push(`${file}: ${flag}`);
+    }
+    expect(copies).toEqual([]);
+  });
+
+  it('reach every start of the site: npm start, npm run serve, the image and the browser suite run scripts/serve.mjs', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.serve).toBe('exec node scripts/serve.mjs');
+    expect(read(scripts.start!.replace(/^exec node /, ''))).toContain("from './serve.mjs'");
+    expect((JSON.parse(read('apps/server/package.json')) as { scripts: Record<string, string> }).scripts.start).toBeUndefined();
+    expect(read('Dockerfile')).toContain('CMD ["node", "scripts/serve.mjs"]');
+    expect(read('playwright.config.ts')).toContain("command: 'node scripts/serve.mjs'");
+    expect(read('scripts/serve.mjs')).toContain("import { SITE_NODE_FLAGS } from './node-flags.mjs'");
+    expect(read('bench/lib/site.mjs')).toContain("import { SITE_NODE_FLAGS } from '../../scripts/node-flags.mjs'");
   });
 });
 

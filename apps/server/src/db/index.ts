@@ -58,6 +58,12 @@ export interface Database {
   embedded?: EmbeddedServer;
   /** Runs a raw statement and returns its rows (used for EXPLAIN, health checks and LISTEN-free notifications). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs `work` while this process holds the migrations' advisory lock, so processes starting together on one database
+   * do a first start's work (the initial accounts, the sample content) once, one after the other, each seeing what the
+   * one before made. PGlite belongs to one process and needs no lock.
+   */
+  underMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -113,6 +119,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     db,
     driver: 'pglite',
     query: async (text, params) => (await client.query(text, params as unknown[])).rows as never,
+    underMigrationLock: (work) => work(),
     close: () => client.close(),
   };
 }
@@ -133,6 +140,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
     driver: 'postgres',
     url,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    underMigrationLock: (work) => underLock(url, work),
     close: () => pool.end(),
   };
 }
@@ -155,4 +163,20 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
   }
 }
 
-const MIGRATION_LOCK = 7_242_002;
+export const MIGRATION_LOCK = 7_242_002;
+
+/**
+ * The lock is held by a connection of its own, outside the pool: `work` queries through the pool, and a pool of one
+ * connection holding the lock would wait for itself.
+ */
+async function underLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // a lost connection ends the lock; the work's own queries report the outage
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await work();
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
