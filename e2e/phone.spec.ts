@@ -173,13 +173,54 @@ test.describe('on a phone', () => {
     expect(await overflowsSideways(page)).toBe(false);
   });
 
-  test('missing people are labelled as missing on their cards and in their form', async ({ page, request }) => {
+  test('missing people are labelled as missing on their cards, detail page, search cards and form', async ({ page, request }) => {
+    const labels = ['Number of people kidnapped or missing', 'Date of kidnapping or disappearance'];
     await page.goto('/missings');
-    await expect(page.getByTestId('record-card').first()).toContainText('Number of people kidnapped or missing');
-    await expect(page.getByTestId('record-card').first()).toContainText('Date of kidnapping or disappearance');
+    const card = page.getByTestId('record-card').first();
+    for (const label of labels) await expect(card).toContainText(label);
+    await card.getByRole('heading', { level: 2 }).getByRole('link').click();
+    await expect(page).toHaveURL(/\/missings\/[0-9a-f-]{36}$/);
+    for (const label of labels) await expect(page.locator('dl').getByText(label, { exact: true })).toBeVisible();
+    await page.goto('/search?q=sample&category=missings');
+    const hit = page.getByTestId('record-card').first();
+    for (const label of labels) await expect(hit).toContainText(label);
     await useToken(page, await apiSignIn(request, SUPER.email, SUPER.password));
     await page.goto('/dashboard?category=missings');
-    await expect(page.getByLabel('Number of people kidnapped or missing')).toBeVisible();
-    await expect(page.getByLabel('Date of kidnapping or disappearance')).toBeVisible();
+    for (const label of labels) await expect(page.getByLabel(label)).toBeVisible();
+  });
+
+  test('statistics and map: the filters fold behind "Filters (n)", so the counts and the map are on the first screen', async ({ page }) => {
+    await page.goto('/map?category=massacres');
+    const toggle = page.getByRole('button', { name: 'Filters (1)' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByLabel('Killing type')).toBeHidden();
+    const map = page.getByRole('group', { name: 'Records per region on the map' });
+    expect((await map.boundingBox())!.y).toBeLessThan(PHONE.height);
+    await toggle.click();
+    await expect(page.getByLabel('Killing type')).toBeVisible();
+    await expect(page.getByLabel('Category')).toHaveValue('massacres');
+    await page.goto('/statistics');
+    await expect(page.getByRole('button', { name: 'Filters (0)' })).toBeVisible();
+    expect((await page.getByText('People killed in massacres').boundingBox())!.y).toBeLessThan(PHONE.height);
+    expect(await overflowsSideways(page)).toBe(false);
+  });
+
+  test('the audit log is one block per entry on a phone: ids shortened, nothing off-screen, no word broken', async ({ page, request }) => {
+    const superToken = await apiSignIn(request, SUPER.email, SUPER.password);
+    await apiCreate(request, superToken, 'victims', { title: 'Test victim for the audit log (test data)', description: 'Test data.' });
+    await useToken(page, superToken);
+    await page.goto('/admin/audit');
+    const row = page.locator('table.admin-table tbody tr').first();
+    await expect(row.locator('td[data-label="Who"]')).toBeInViewport();
+    expect(await row.locator('td[data-label="Who"]').evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Who"');
+    const who = row.locator('td[data-label="Who"] button');
+    await expect(who).toHaveText(/^[0-9a-f]{8}$/);
+    await expect(who).toHaveAttribute('aria-label', /^[0-9a-f-]{36}$/);
+    expect(await overflowsSideways(page)).toBe(false);
+    // Each cell's words stay whole: a line breaks only between them.
+    for (const cell of await row.locator('td').all()) {
+      expect(await cell.evaluate((td) => getComputedStyle(td).overflowWrap)).not.toBe('anywhere');
+      expect(await cell.locator('code').evaluateAll((codes) => codes.map((c) => getComputedStyle(c).wordBreak))).not.toContain('break-all');
+    }
   });
 });

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const STAMP_FILE = path.join(ROOT, 'apps/server/dist/build-stamp.json');
+/** Beside the server bundle: the hash of the sources it was built from. */
+const STAMP = 'apps/server/dist/build-stamp.json';
 /** What a build makes; a start builds again when one is missing. */
 const OUTPUTS = ['apps/server/dist/main.js', 'apps/web/dist/index.html', 'apps/web/dist-ssr'];
 /** What a build reads: the workspaces' sources and manifests, the lockfile and the build scripts. */
@@ -29,14 +30,14 @@ const SOURCES = [
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'dist-ssr', 'test', 'coverage', '.vite']);
 const isTest = (name) => /\.test\.[cm]?[jt]sx?$/.test(name);
 
-function* files(relative) {
-  const full = path.join(ROOT, relative);
+function* files(root, relative) {
+  const full = path.join(root, relative);
   if (!existsSync(full)) return;
   const entries = readdirSync(full, { withFileTypes: true });
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const child = path.posix.join(relative, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED_FOLDERS.has(entry.name)) yield* files(child);
+      if (!SKIPPED_FOLDERS.has(entry.name)) yield* files(root, child);
     } else if (entry.isFile() && !isTest(entry.name)) {
       yield child;
     }
@@ -44,20 +45,20 @@ function* files(relative) {
 }
 
 /** SHA-256 over the names and contents of every source file: unchanged by a checkout that only touches times. */
-export function sourcesHash() {
+export function sourcesHash(root = ROOT) {
   const hash = createHash('sha256');
   for (const source of SOURCES) {
-    const list = statSync(path.join(ROOT, source), { throwIfNoEntry: false })?.isFile() ? [source] : [...files(source)];
-    for (const file of list) hash.update(`${file}\0`).update(readFileSync(path.join(ROOT, file))).update('\0');
+    const list = statSync(path.join(root, source), { throwIfNoEntry: false })?.isFile() ? [source] : [...files(root, source)];
+    for (const file of list) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update('\0');
   }
   return hash.digest('hex');
 }
 
 /** Whether the build on disk was made from the sources as they are now. */
-export function buildIsCurrent(hash = sourcesHash()) {
-  if (!OUTPUTS.every((output) => existsSync(path.join(ROOT, output)))) return false;
+export function buildIsCurrent(root = ROOT) {
+  if (!OUTPUTS.every((output) => existsSync(path.join(root, output)))) return false;
   try {
-    return JSON.parse(readFileSync(STAMP_FILE, 'utf8')).sources === hash;
+    return JSON.parse(readFileSync(path.join(root, STAMP), 'utf8')).sources === sourcesHash(root);
   } catch {
     return false;
   }
@@ -84,23 +85,28 @@ function step(command, args, cwd = ROOT) {
 export class BuildError extends Error {}
 
 /** The build needs vite and esbuild, development dependencies: an installation without them cannot build. */
-function missingBuildTools() {
-  return ['vite', 'esbuild'].filter((name) => !existsSync(path.join(ROOT, 'node_modules', name, 'package.json')));
+function missingBuildTools(root) {
+  return ['vite', 'esbuild'].filter((name) => !existsSync(path.join(root, 'node_modules', name, 'package.json')));
 }
 
-export async function build() {
-  const missing = missingBuildTools();
+/** Records that the build on disk was made from the sources whose hash is given (read before the build began). */
+export function writeStamp(root, hash) {
+  writeFileSync(path.join(root, STAMP), `${JSON.stringify({ sources: hash, builtAt: new Date().toISOString() })}\n`);
+}
+
+export async function build(root = ROOT) {
+  const missing = missingBuildTools(root);
   if (missing.length) {
     throw new BuildError(
       `Building the site needs the development dependencies (${missing.join(', ')} not installed: was it installed with --omit=dev?). ` +
         'Build once with them (npm ci && npm run build), then run the built site with npm run serve; docs/deploy.md, "Without Docker".',
     );
   }
-  const hash = sourcesHash();
-  rmSync(STAMP_FILE, { force: true });
-  await step('npm', ['run', 'build', '-w', 'apps/web']);
-  await step(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')]);
-  writeFileSync(STAMP_FILE, `${JSON.stringify({ sources: hash, builtAt: new Date().toISOString() })}\n`);
+  const hash = sourcesHash(root);
+  rmSync(path.join(root, STAMP), { force: true });
+  await step('npm', ['run', 'build', '-w', 'apps/web'], root);
+  await step(process.execPath, [path.join(root, 'scripts/build-server.mjs')], root);
+  writeStamp(root, hash);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -199,6 +199,55 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('deploy/evidence-site.service (systemd, without Docker)', () => {
+  /** The unit's sections and their keys (a key given twice, as Environment= is, keeps every value). */
+  const unit = new Map<string, Map<string, string[]>>();
+  let section = '';
+  for (const line of read('deploy/evidence-site.service').split('\n').map((l) => l.trim())) {
+    if (!line || line.startsWith('#')) continue;
+    const header = /^\[(\w+)\]$/.exec(line);
+    if (header) unit.set((section = header[1]!), new Map());
+    else {
+      const at = line.indexOf('=');
+      const values = unit.get(section)!;
+      values.set(line.slice(0, at), [...(values.get(line.slice(0, at)) ?? []), line.slice(at + 1)]);
+    }
+  }
+  const service = unit.get('Service')!;
+  const one = (key: string) => service.get(key)?.[0];
+  const environment = Object.fromEntries((service.get('Environment') ?? []).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+
+  it('runs the built site through scripts/serve.mjs in its checkout, as a user that is not root, in production', () => {
+    expect([...unit.keys()]).toEqual(['Unit', 'Service', 'Install']);
+    const [node, launcher, ...rest] = one('ExecStart')!.split(/\s+/);
+    expect(launcher).toBe('scripts/serve.mjs');
+    expect(rest).toEqual([]);
+    expect(node).toBe(`${one('WorkingDirectory')}/node_modules/.bin/node`);
+    expect(one('User')).toMatch(/^(?!root$|0$)\w+/);
+    expect(environment.NODE_ENV).toBe('production');
+    expect(unit.get('Install')!.get('WantedBy')).toEqual(['multi-user.target']);
+  });
+
+  it('gives the site only variables it reads, its data folder the one writable path, and time to stop on SIGTERM', () => {
+    expect(Object.keys(environment).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+    expect(environment.DATA_DIR).toBe(`/var/lib/${one('StateDirectory')}`);
+    expect(one('ReadWritePaths')).toBe(environment.DATA_DIR);
+    expect(one('KillSignal')).toBe('SIGTERM');
+    // The site gives itself 10 s to close (bootstrap.ts, closeOnSignals) before systemd would kill it.
+    expect(Number(one('TimeoutStopSec'))).toBeGreaterThan(10);
+    expect(one('Restart')).toBe('on-failure');
+  });
+
+  it('is the recipe docs/deploy.md and the README give', () => {
+    const deploy = read('docs/deploy.md');
+    expect(deploy).toContain('deploy/evidence-site.service');
+    expect(deploy).toContain('npm ci && npm run build');
+    expect(deploy).toContain(`DATA_DIR=${environment.DATA_DIR} npm run serve`);
+    expect(read('README.md')).toContain('deploy/evidence-site.service');
+    expect(existsSync(path.join(ROOT, 'scripts/serve.mjs'))).toBe(true);
+  });
+});
+
 describe("the site's Node.js flags", () => {
   /** Folders that hold no file of the project's own (installed, built, generated or run-time data). */
   const NOT_OURS = new Set(['node_modules', '.git', 'dist', 'dist-ssr', 'data', 'test-results', 'playwright-report', 'coverage', '.tmp', 'results']);

@@ -15,6 +15,11 @@ describe('search snippets', () => {
     expect(marked(parts)).toBe('ጽሑፍ። [የሙከራ] [መዝገቦች]፣ ቤተሰብ');
   });
 
+  it("reads a description's markdown as plain text: no emphasis marks or link addresses between the words", () => {
+    const parts = snippetOf('Town (fictional) **Sample record - not real data.** See [the report](https://example.org/r) *here*.', highlightTerms('sample'));
+    expect(marked(parts)).toBe('Town (fictional) [Sample] record - not real data. See the report here');
+  });
+
   it('cuts up to two pieces around the words found, joined by an ellipsis', () => {
     const filler = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
     const text = `${filler(40, 'a')} needle ${filler(60, 'b')} needle ${filler(40, 'c')}`;

@@ -87,7 +87,7 @@ async function startThenSignal(script: 'start' | 'serve', signal: 'SIGTERM' | 'S
   void exited.then(() => (gone = true));
   const health = () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
   // `npm start` may build first: minutes on a loaded machine.
-  await until(`npm run ${script} answering /health`, async () => {
+  const readyMs = await until(`npm run ${script} answering /health`, async () => {
     if (gone) throw new Error(`npm run ${script} exited before answering:\n${output}`);
     return health();
   }, child, () => output, 600_000);
@@ -102,7 +102,8 @@ async function startThenSignal(script: 'start' | 'serve', signal: 'SIGTERM' | 'S
     () => `${output}\nstill running:\n${processesOfDataDir().map((p) => `${p.pid} ${p.command}`).join('\n')}`,
     60_000,
   );
-  console.log(`npm run ${script}: ${signal} to everything stopped in ${(took / 1000).toFixed(1)} s`);
+  console.log(`npm run ${script}: answered in ${(readyMs / 1000).toFixed(1)} s; after ${signal} everything stopped in ${(took / 1000).toFixed(1)} s`);
+  return output;
 }
 
 it('SIGINT to npm start stops the site and its database', async () => {
@@ -111,4 +112,10 @@ it('SIGINT to npm start stops the site and its database', async () => {
 
 it('SIGTERM to npm run serve stops the site and its database', async () => {
   await startThenSignal('serve', 'SIGTERM');
+});
+
+it('npm start again, with no source changed: no build, and SIGTERM stops it all', async () => {
+  const output = await startThenSignal('start', 'SIGTERM');
+  expect(output).toContain('The build is current');
+  expect(output).not.toMatch(/vite v\d|server bundled/);
 });

@@ -6,12 +6,15 @@ import type { MediaService } from './service';
 /** Muted flat colours, one per image slot, so sample pictures are told apart and never mistaken for evidence. */
 const COLOURS = ['#5b6f82', '#7d6a55', '#58755f', '#7a5c6e', '#6b6f3f', '#4f6f75', '#80604a', '#5f5a82', '#6e7a84', '#845c5c', '#55786c'];
 
-/** A flat colour with the word SAMPLE, rendered by sharp from SVG: labelled content, no real place or person. */
+/**
+ * A flat colour with the word SAMPLE, rendered by sharp from SVG: labelled content, no real place or person. The word
+ * fits a square crop of the 16:9 picture (cards and thumbnails crop to 4:3 or 1:1), so it is never cut.
+ */
 async function sampleImage(colour: string): Promise<Buffer> {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="100%" height="100%" fill="${colour}"/>` +
     '<text x="50%" y="50%" dominant-baseline="middle" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" ' +
-    'font-weight="bold" font-size="120" fill="#ffffff" fill-opacity="0.85">SAMPLE</text></svg>';
+    'font-weight="bold" font-size="72" fill="#ffffff" fill-opacity="0.85">SAMPLE</text></svg>';
   const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }

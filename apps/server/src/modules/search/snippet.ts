@@ -1,4 +1,4 @@
-import type { SnippetPart } from '@app/shared';
+import { markdownToPlainText, type SnippetPart } from '@app/shared';
 import { stemWord } from '../../db/amharic';
 import { normaliseSearchText } from '../collection/filters';
 
@@ -49,9 +49,11 @@ interface Word {
   found: boolean;
 }
 
-/** The snippet of `text` for the words `terms` (highlightTerms). */
-export function snippetOf(text: string | null, terms: ReadonlySet<string>): SnippetPart[] {
-  if (!text || !terms.size) return [];
+/** The snippet of `text` for the words `terms` (highlightTerms); a description's markdown is read as plain text. */
+export function snippetOf(markdown: string | null, terms: ReadonlySet<string>): SnippetPart[] {
+  if (!markdown || !terms.size) return [];
+  // Shown as plain text: "**" or a link's address would otherwise show between the words.
+  const text = markdownToPlainText(markdown);
   const lengths = new Set([...terms].map((term) => term.length));
   const words: Word[] = [];
   WORD.lastIndex = 0;

@@ -14,6 +14,9 @@ import './admin.css';
 
 const PAGE_SIZE = 50;
 
+/** An id's first eight characters: enough to tell entries apart on screen; the whole id is the button's name. */
+const shortId = (id: string) => id.slice(0, 8);
+
 interface Filter {
   recordId: string;
   actorId: string;
@@ -72,24 +75,36 @@ export default function AuditPage() {
           {t('admin.clearFilter')}
         </button>
       </form>
-      <PagedTable query={entries} headings={['#', t('admin.at'), t('admin.actor'), t('admin.action'), t('admin.record'), t('admin.changes')]} emptyText={t('admin.noEntries')} page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <PagedTable
+        query={entries}
+        headings={['#', t('admin.at'), t('admin.actor'), t('admin.action'), t('admin.record'), t('admin.changes')]}
+        emptyText={t('admin.noEntries')}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={setPage}
+        stacked
+      >
         {(row) => (
           <tr key={row.seq}>
-            <td>{row.seq}</td>
-            <td>{formatDateTime(row.at, i18n.language)}</td>
-            <td>
-              {row.actorId ? (
-                <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })}>
-                  <code>{row.actorId}</code>
-                </button>
-              ) : null}{' '}
-              {row.actorRole ?? ''}
+            <td data-label="#">{row.seq}</td>
+            <td data-label={t('admin.at')}>{formatDateTime(row.at, i18n.language)}</td>
+            <td data-label={t('admin.actor')}>
+              <span>
+                {row.actorId ? (
+                  <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })} aria-label={row.actorId} title={row.actorId}>
+                    <code>{shortId(row.actorId)}</code>
+                  </button>
+                ) : null}{' '}
+                {row.actorRole ?? ''}
+              </span>
             </td>
-            <td>{row.action}</td>
-            <td>
-              <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
+            <td data-label={t('admin.action')}>{row.action}</td>
+            <td data-label={t('admin.record')}>
+              <span>
+                <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
+              </span>
             </td>
-            <td>
+            <td data-label={t('admin.changes')}>
               <code>{Object.keys(row.changes ?? {}).join(', ')}</code>
             </td>
           </tr>
@@ -99,17 +114,19 @@ export default function AuditPage() {
   );
 }
 
+/** The record an entry is about: its title (or, without one, its category) linking to it, and its short id filtering by it. */
 function RecordCell({ row, onFilter }: { row: AuditEntryDto; onFilter: (recordId: string) => void }) {
+  const { t } = useTranslation();
   const category = row.category ? getCategory(row.category) : undefined;
-  const label = row.subject ?? row.recordId ?? '';
+  const label = row.subject ?? (category ? t(category.singular) : '');
   return (
     <>
       {category && row.recordId ? <Link to={paths.detail(category.slug, row.recordId)}>{label}</Link> : label}
       {row.recordId ? (
         <>
           {' '}
-          <button type="button" className="link-button" onClick={() => onFilter(row.recordId!)} aria-label={`${row.recordId}`}>
-            <code>{row.recordId.slice(0, 8)}</code>
+          <button type="button" className="link-button" onClick={() => onFilter(row.recordId!)} aria-label={row.recordId} title={row.recordId}>
+            <code>{shortId(row.recordId)}</code>
           </button>
         </>
       ) : null}

@@ -50,7 +50,9 @@ export default function HomePage() {
       <form role="search" method="get" action={paths.search} className="home-search">
         <label htmlFor="home-search-q">{t('search.homeLabel')}</label>
         <input id="home-search-q" type="search" name="q" maxLength={200} />
-        <button type="submit">{t('search.submit')}</button>
+        <button type="submit" className="btn">
+          {t('search.submit')}
+        </button>
       </form>
       <nav className="home-tiles" aria-label={t('home.tilesLabel')}>
         <ul>

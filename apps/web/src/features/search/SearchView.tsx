@@ -62,7 +62,8 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
   const facets: SearchResponse['facets'] = data?.facets ?? { category: [], region: [], victimizer: [], killingType: [], year: [], confirmed: [] };
   const approx = data?.estimated ?? false;
   const confirmedCount = (value: 'true' | 'false') => facets?.confirmed.find((c) => c.value === value)?.count;
-  const categoryLabel = (slug: string) => t(`category.${slug}.singular`);
+  // The lists' names, as the statistics and the Browse menu call them ("Education", not the internal "Blog").
+  const categoryLabel = (slug: string) => t(`statistics.categories.${slug}`);
   const regionLabel = (code: string) => (code === UNKNOWN_REGION ? t('region.unknown') : regionName(code, i18n.language));
 
   return (

@@ -1,13 +1,20 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { CATEGORY_SLUGS, REGIONS, regionName, UNKNOWN_REGION, type SearchFilters } from '@app/shared';
 import { useTranslation } from '../../lib/i18n';
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
+/** How many filters are set: the words, each picked value, each date, the status. */
+function countFilters(filters: Partial<SearchFilters>): number {
+  const many = (['category', 'region', 'victimizer', 'killingType'] as const).reduce((n, name) => n + (filters[name]?.length ?? 0), 0);
+  return many + (filters.q ? 1 : 0) + (filters.from ? 1 : 0) + (filters.to ? 1 : 0) + (filters.confirmed ? 1 : 0);
+}
+
 /**
  * The filters of search, as a small form whose state is the address: a plain GET form (it works before the app has
- * loaded), which the app submits without its empty fields so the address stays short and shareable.
+ * loaded), which the app submits without its empty fields so the address stays short and shareable. Below 768px the
+ * form folds behind "Filters (n)", so a phone shows the counts and the map on its first screen.
  */
 export function FilterForm({ filters, victimizers }: { filters: Partial<SearchFilters>; victimizers?: (string | null)[] }) {
   const { t, i18n } = useTranslation();
@@ -20,71 +27,83 @@ export function FilterForm({ filters, victimizers }: { filters: Partial<SearchFi
     const query = params.toString();
     void navigate(query ? `${pathname}?${query}` : pathname);
   };
+  const [open, setOpen] = useState(false);
   const known = victimizers?.filter((v): v is string => Boolean(v)) ?? [];
   return (
-    <form key={search} className="statistics-filters" method="get" action={pathname} onSubmit={onSubmit} aria-label={t('statistics.filters')}>
-      <div className="statistics-field">
-        <label htmlFor="statistics-q">{t('statistics.words')}</label>
-        <input type="search" id="statistics-q" name="q" defaultValue={filters.q ?? ''} maxLength={200} />
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-category">{t('statistics.category')}</label>
-        <select id="statistics-category" name="category" defaultValue={first(filters.category)}>
-          <option value="">{t('statistics.any')}</option>
-          {CATEGORY_SLUGS.map((slug) => (
-            <option key={slug} value={slug}>
-              {t(`statistics.categories.${slug}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-region">{t('statistics.region')}</label>
-        <select id="statistics-region" name="region" defaultValue={first(filters.region)}>
-          <option value="">{t('statistics.any')}</option>
-          {REGIONS.map((r) => (
-            <option key={r.code} value={r.code}>
-              {regionName(r.code, i18n.language)}
-            </option>
-          ))}
-          <option value={UNKNOWN_REGION}>{t('region.unknown')}</option>
-        </select>
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-victimizer">{t('statistics.victimizer')}</label>
-        <input id="statistics-victimizer" name="victimizer" defaultValue={first(filters.victimizer)} list="statistics-victimizers" maxLength={300} />
-      </div>
-      {known.length ? (
-        <datalist id="statistics-victimizers">
-          {known.map((v) => (
-            <option key={v} value={v} />
-          ))}
-        </datalist>
-      ) : null}
-      <div className="statistics-field">
-        <label htmlFor="statistics-killingType">{t('statistics.killingType')}</label>
-        <input id="statistics-killingType" name="killingType" defaultValue={first(filters.killingType)} maxLength={300} />
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-from">{t('statistics.from')}</label>
-        <input type="date" id="statistics-from" name="from" defaultValue={filters.from ?? ''} />
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-to">{t('statistics.to')}</label>
-        <input type="date" id="statistics-to" name="to" defaultValue={filters.to ?? ''} />
-      </div>
-      <div className="statistics-field">
-        <label htmlFor="statistics-confirmed">{t('statistics.confirmed')}</label>
-        <select id="statistics-confirmed" name="confirmed" defaultValue={filters.confirmed ?? ''}>
-          <option value="">{t('statistics.any')}</option>
-          <option value="true">{t('common.confirmed')}</option>
-          <option value="false">{t('common.notConfirmed')}</option>
-        </select>
-      </div>
-      <div className="statistics-filter-actions">
-        <button type="submit">{t('statistics.apply')}</button>
-        <a href={pathname}>{t('statistics.clear')}</a>
-      </div>
-    </form>
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary statistics-filters-toggle"
+        aria-expanded={open}
+        aria-controls="statistics-filters"
+        onClick={() => setOpen((was) => !was)}
+      >
+        {t('search.filtersButton', { n: countFilters(filters) })}
+      </button>
+      <form key={search} id="statistics-filters" className={`statistics-filters${open ? ' is-open' : ''}`} method="get" action={pathname} onSubmit={onSubmit} aria-label={t('statistics.filters')}>
+        <div className="statistics-field">
+          <label htmlFor="statistics-q">{t('statistics.words')}</label>
+          <input type="search" id="statistics-q" name="q" defaultValue={filters.q ?? ''} maxLength={200} />
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-category">{t('statistics.category')}</label>
+          <select id="statistics-category" name="category" defaultValue={first(filters.category)}>
+            <option value="">{t('statistics.any')}</option>
+            {CATEGORY_SLUGS.map((slug) => (
+              <option key={slug} value={slug}>
+                {t(`statistics.categories.${slug}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-region">{t('statistics.region')}</label>
+          <select id="statistics-region" name="region" defaultValue={first(filters.region)}>
+            <option value="">{t('statistics.any')}</option>
+            {REGIONS.map((r) => (
+              <option key={r.code} value={r.code}>
+                {regionName(r.code, i18n.language)}
+              </option>
+            ))}
+            <option value={UNKNOWN_REGION}>{t('region.unknown')}</option>
+          </select>
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-victimizer">{t('statistics.victimizer')}</label>
+          <input id="statistics-victimizer" name="victimizer" defaultValue={first(filters.victimizer)} list="statistics-victimizers" maxLength={300} />
+        </div>
+        {known.length ? (
+          <datalist id="statistics-victimizers">
+            {known.map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
+        ) : null}
+        <div className="statistics-field">
+          <label htmlFor="statistics-killingType">{t('statistics.killingType')}</label>
+          <input id="statistics-killingType" name="killingType" defaultValue={first(filters.killingType)} maxLength={300} />
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-from">{t('statistics.from')}</label>
+          <input type="date" id="statistics-from" name="from" defaultValue={filters.from ?? ''} />
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-to">{t('statistics.to')}</label>
+          <input type="date" id="statistics-to" name="to" defaultValue={filters.to ?? ''} />
+        </div>
+        <div className="statistics-field">
+          <label htmlFor="statistics-confirmed">{t('statistics.confirmed')}</label>
+          <select id="statistics-confirmed" name="confirmed" defaultValue={filters.confirmed ?? ''}>
+            <option value="">{t('statistics.any')}</option>
+            <option value="true">{t('common.confirmed')}</option>
+            <option value="false">{t('common.notConfirmed')}</option>
+          </select>
+        </div>
+        <div className="statistics-filter-actions">
+          <button type="submit">{t('statistics.apply')}</button>
+          <a href={pathname}>{t('statistics.clear')}</a>
+        </div>
+      </form>
+    </>
   );
 }
