@@ -8,6 +8,7 @@ import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
 import { backupCommand, restoreCommand } from './modules/backup/cli';
 import { auditExportCommand, auditVerifyCommand } from './modules/audit/cli';
+import { verifyCaptureCommand } from './modules/captures/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -43,6 +44,7 @@ export const commands: Record<string, Command> = {
   restore: restoreCommand,
   'audit:export': auditExportCommand,
   'audit:verify': auditVerifyCommand,
+  'verify-capture': verifyCaptureCommand,
   'create-super': {
     usage: 'create-super <email> <password>   create or promote an active super account',
     async run(args, database) {
