@@ -84,6 +84,11 @@ const envSchema = z.object({
   MAX_VIDEO_MB: megabytes.default(1024 * 1024 * 1024),
   CACHE_MAX_MB: positiveInt(10_000).default(32),
   /**
+   * The longest any cached answer (and any record kept serialised, any list position) is used, whatever happens: a
+   * change lost on its way between processes is then seen within this time at worst.
+   */
+  CACHE_MAX_AGE_SECONDS: positiveInt(86_400).default(300),
+  /**
    * Connections this process keeps to PostgreSQL. Default: twice the CPUs plus one (PostgreSQL's own rule of thumb):
    * more queries at once than cores only queue inside the server, and each connection is a server process of its own
    * with its own memory.

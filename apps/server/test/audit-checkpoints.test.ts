@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
 import { auditLog } from '../src/db/schema';
+import { buildApp } from '../src/app';
 import { commands } from '../src/cli';
+import { loadConfig } from '../src/config';
 import { verifyExport } from '../src/modules/audit/cli';
 import { entryHash, GENESIS_HASH } from '../src/services/audit';
 import { AuditSigner } from '../src/services/audit-checkpoints';
@@ -58,10 +60,11 @@ describe('signed checkpoints of the audit chain', () => {
   });
 
   it('detects the newest entries cut off, which the chain alone cannot show', async () => {
-    await t.database.query('delete from audit_log where seq >= $1', [base + 9]);
+    // Five entries, so one of them carries a checkpoint, whatever the number of entries written at start.
+    await t.database.query('delete from audit_log where seq >= $1', [base + 8]);
     const report = await verify();
     expect(report.ok).toBe(false);
-    expect(report.firstBrokenSeq).toBe(firstCheckpointFrom(base + 9));
+    expect(report.firstBrokenSeq).toBe(firstCheckpointFrom(base + 8));
     expect(report.reason).toMatch(/entries were removed/);
   });
 
@@ -95,6 +98,35 @@ describe('signed checkpoints of the audit chain', () => {
     expect(await verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/key the site does not trust/) });
   });
 
+  it('a new key (AUDIT_SIGNING_KEY) is introduced in the chain, vouched for by the old one; the old checkpoints stay trusted', async () => {
+    const oldKeyId = t.app.auditSigner.keyId;
+    const nextDir = mkdtempSync(path.join(files, 'next-'));
+    const next = AuditSigner.forDataDir(nextDir);
+    const pem = readFileSync(path.join(nextDir, 'audit-signing-key.pem'), 'utf8');
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), AUDIT_CHECKPOINT_EVERY: '5', AUDIT_SIGNING_KEY: pem });
+    const rotated = await buildApp({ config, database: t.database, runJobs: false, logger: false });
+    try {
+      await rotated.ready();
+      const keys = await rotated.audit.signingKeys();
+      expect(keys.map((k) => [k.keyId, k.previousKeyId, k.reason])).toEqual([
+        [oldKeyId, null, 'first key'],
+        [next.keyId, oldKeyId, 'new signing key'],
+      ]);
+      expect(keys[1]!.vouch).toEqual(expect.any(String));
+      await rotated.audit.append({ actor: null, action: 'test.entry', subject: 'after the new key (test data)' });
+      expect((await call(rotated, { method: 'POST', url: `${API_BASE}/audit/checkpoints`, headers: admin.auth })).body.keyId).toBe(next.keyId);
+      expect((await call(rotated, { method: 'GET', url: `${API_BASE}/audit/verify`, headers: admin.auth })).body).toMatchObject({ ok: true });
+      // Offline, the published (new) key is enough: its checkpoint pins the history that introduced it after the old.
+      const file = path.join(files, `rotated-${Date.now()}.ndjson`);
+      const exported = commands['audit:export']!;
+      if (exported.offline) throw new Error('audit:export needs the database');
+      expect(await exported.run([file], t.database)).toBe(0);
+      expect(await verifyExport(file, next.publicKeyPem, () => {})).toBe(0);
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('exports the chain and checks it offline against the published key; an edited export fails', async () => {
     const file = path.join(files, `chain-${Date.now()}.ndjson`);
     const exported = commands['audit:export']!;
@@ -106,9 +138,9 @@ describe('signed checkpoints of the audit chain', () => {
     expect(await verifyExport(file, key, (l) => lines.push(l))).toBe(0);
     expect(lines.at(-1)).toContain(`${base + 12} entries verifies, with ${expectedCheckpoints().length} signed checkpoints`);
 
-    // The newest four entries left out of the file: the last checkpoint among them is not reached.
+    // The newest five entries left out of the file: the last checkpoint among them is not reached.
     const cut = path.join(files, 'cut.ndjson');
-    const dropped = new Set([base + 9, base + 10, base + 11, base + 12]);
+    const dropped = new Set([base + 8, base + 9, base + 10, base + 11, base + 12]);
     writeFileSync(cut, readFileSync(file, 'utf8').split('\n').filter((l) => !dropped.has(Number(/"type":"entry","seq":(\d+),/.exec(l)?.[1]))).join('\n'));
     expect(await verifyExport(cut, key, () => {})).toBe(1);
     // Checked against another site's key, the genuine file fails too: the key is what is trusted.

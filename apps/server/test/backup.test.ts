@@ -9,6 +9,8 @@ import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_LIST, type CategoryDef } from '@app/shared';
 import { eq } from 'drizzle-orm';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { linkCaptures } from '../src/db/schema';
 import { ArchiveError, MANIFEST, MANIFEST_HASH, sha256, type Manifest } from '../src/modules/backup/archive';
@@ -475,6 +477,101 @@ describe('files in S3', () => {
     } finally {
       bucket.destroy();
       await target.close();
+    }
+  });
+});
+
+describe('a restored site trusts its own audit log (issue 37 item 3)', () => {
+  let file: string;
+  let sourceKey: { keyId: string; pem: string };
+
+  beforeAll(async () => {
+    const superUser = await createUser(source.app, 'super');
+    // A checkpoint of the source's chain, signed by the source's key, is what the restored site must still trust.
+    const made = await call(source.app, { method: 'POST', url: url('/audit/checkpoints'), headers: superUser.auth });
+    expect([200, 201]).toContain(made.status);
+    expect((await source.app.audit.listCheckpoints()).length).toBeGreaterThan(0);
+    sourceKey = { keyId: source.app.auditSigner.keyId, pem: readFileSync(path.join(source.dataDir, 'audit-signing-key.pem'), 'utf8') };
+    file = path.join(work, 'signed.tar.gz');
+    await writeBackup(source.database, source.app.media.storage, file);
+  });
+
+  /** Restores `file` with the admin command into an empty database and data folder, then starts a site on them. */
+  async function restoreAndStart(env: Record<string, string>) {
+    const target = await emptyTarget();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'restored-site-'));
+    const lines: string[] = [];
+    const saved = { ...process.env };
+    Object.assign(process.env, { DATA_DIR: dataDir, ...env });
+    try {
+      expect(await runRestore([file], target.database, (l) => lines.push(l))).toBe(0);
+    } finally {
+      for (const name of ['DATA_DIR', ...Object.keys(env)]) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
+    const app = await buildApp({ config, database: target.database, runJobs: false, logger: false });
+    await app.ready();
+    const superUser = await createUser(app, 'super');
+    return {
+      app,
+      lines,
+      verify: async () => (await call(app, { method: 'GET', url: url('/audit/verify'), headers: superUser.auth })).body as { ok: boolean; reason: string | null },
+      checkpoint: async () => (await call(app, { method: 'POST', url: url('/audit/checkpoints'), headers: superUser.auth })).body as { keyId: string },
+      close: async () => {
+        await app.close();
+        await target.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('restored into an empty data folder, it verifies its chain and says it signs with a new key from now on', async () => {
+    const site = await restoreAndStart({});
+    try {
+      expect(await site.verify()).toMatchObject({ ok: true, reason: null });
+      expect(site.app.auditSigner.keyId).not.toBe(sourceKey.keyId);
+      expect(site.lines.join('\n')).toContain(`signed by a NEW key ${site.app.auditSigner.keyId.slice(0, 16)}`);
+      expect(site.lines.join('\n')).toMatch(/Keep .*audit-signing-key\.pem with your backups, stored separately/);
+      // New checkpoints are signed by the new key, and the old ones stay trusted beside them.
+      const audit = site.app.audit;
+      await audit.append({ actor: null, action: 'test-after-restore' });
+      expect((await site.checkpoint()).keyId).toBe(site.app.auditSigner.keyId);
+      expect(await site.verify()).toMatchObject({ ok: true });
+      expect((await audit.signingKeys()).map((k) => k.keyId)).toEqual([sourceKey.keyId, site.app.auditSigner.keyId]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('restored with the old key supplied, it keeps signing with that key', async () => {
+    const site = await restoreAndStart({ AUDIT_SIGNING_KEY: sourceKey.pem });
+    try {
+      expect(site.app.auditSigner.keyId).toBe(sourceKey.keyId);
+      expect(await site.verify()).toMatchObject({ ok: true, reason: null });
+      expect(site.lines.join('\n')).toContain(`signed by key ${sourceKey.keyId.slice(0, 16)}... (AUDIT_SIGNING_KEY), the key that signed before the backup`);
+      await site.app.audit.append({ actor: null, action: 'test-after-restore' });
+      expect((await site.checkpoint()).keyId).toBe(sourceKey.keyId);
+      expect((await site.app.audit.signingKeys()).map((k) => k.keyId)).toEqual([sourceKey.keyId]);
+      expect(await site.verify()).toMatchObject({ ok: true });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a key history whose new key claims a voucher the old key never gave does not verify', async () => {
+    const site = await restoreAndStart({});
+    try {
+      const newest = (await site.app.audit.signingKeys()).at(-1)!;
+      // A voucher the old key never signed, written straight into the database: named as such, before the chain.
+      await site.app.database.query(`update audit_log set changes = jsonb_set(changes, '{vouch,after}', '"AAAA"') where seq = $1`, [newest.seq]);
+      const report = await site.verify();
+      expect(report.ok).toBe(false);
+      expect(report.reason).toMatch(new RegExp(`key introduced at entry ${newest.seq} carries a signature of the previous key that does not verify`));
+    } finally {
+      await site.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import { and, eq, sql } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
+import { WARCParser } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES, CHROMIUM_FLAGS, type RecordCapturesDto } from '@app/shared';
 import { auditLog, jobs, linkCaptures } from '../src/db/schema';
@@ -16,6 +17,7 @@ import { AddressPolicy, CaptureRefused, isPublicAddress } from '../src/modules/c
 import { browserAvailable } from '../src/modules/captures/browser';
 import { GuardedProxy, REFUSED_HEADER } from '../src/modules/captures/guarded-proxy';
 import { CAPTURE_JOB, citedUrls } from '../src/modules/captures/service';
+import { readZip } from '../src/modules/captures/verify-wacz';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { sampleFields } from './records-helpers';
 
@@ -199,6 +201,7 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
   let twentySnapshot: Buffer | null = null;
+  let twentyWacz: Buffer | null = null;
   const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
   beforeAll(async () => {
@@ -294,6 +297,14 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     const log = JSON.parse((await stored(row!.headersKey!)).toString());
     expect(log.hops.map((h: { status: number }) => h.status)).toEqual([302, 200]);
     expect(log.refused[0].url).toBe(`${forbiddenBase}/pixel.png`);
+    // The web archive holds both hops, request and response, and nothing of the refused host.
+    const warc = (await readZip(await stored(row!.waczKey!))).get('archive/capture.warc.gz')!;
+    const exchanges: string[] = [];
+    for await (const record of new WARCParser([new Uint8Array(warc)])) {
+      if (record.warcType === 'response') exchanges.push(`${record.httpHeaders!.statusCode} ${record.warcTargetURI}`);
+    }
+    expect(exchanges.slice(0, 2)).toEqual([`302 ${base}/redirect`, `200 ${base}/final`]);
+    expect(exchanges.some((e) => e.includes(forbiddenBase))).toBe(false);
 
     // Private, then trashed: not listed to anonymous readers, still listed to signed-in ones until trashed.
     expect((await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${id}/access`, headers: admin.auth })).status).toBe(200);
@@ -339,6 +350,9 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     expect(sha256(screenshot)).toBe(row!.screenshotSha256);
     expect(sha256(headers)).toBe(row!.headersSha256);
     expect(row!.snapshotKey).toMatch(/^originals\/captures\//);
+    const waczFile = await stored(row!.waczKey!);
+    expect([sha256(waczFile), waczFile.length]).toEqual([row!.waczSha256, row!.waczSize]);
+    expect(capture.wacz).toMatchObject({ sha256: row!.waczSha256, size: row!.waczSize, url: null });
     expect(mhtmlText(snapshot)).toContain('Test content: a page of twenty images');
     twentySnapshot = snapshot;
     // Every image is in the single-file snapshot.
@@ -360,6 +374,15 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     await t.app.media.storage.put(row!.screenshotKey!, screenshot, 'image/png', screenshot.length);
     expect(report.mismatched).toEqual([{ id: `capture:${capture.id}`, key: row!.screenshotKey, expected: row!.screenshotSha256, actual: sha256(changed) }]);
     expect(report.ok).toBeGreaterThanOrEqual(2);
+    // The WACZ is one more original of the capture: in the fixity check (and so in backups, which list the same files).
+    const wacz = await stored(row!.waczKey!);
+    const brokenWacz = Buffer.from(wacz);
+    brokenWacz[brokenWacz.length >> 1]! ^= 1;
+    await t.app.media.storage.put(row!.waczKey!, brokenWacz, 'application/wacz', brokenWacz.length);
+    const waczReport = await t.app.media.verify();
+    await t.app.media.storage.put(row!.waczKey!, wacz, 'application/wacz', wacz.length);
+    expect(waczReport.mismatched.map((m) => m.key)).toEqual([row!.waczKey]);
+    twentyWacz = wacz;
 
     const [entry] = await t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'capture'), eq(auditLog.subject, `capture:${capture.id}`)));
     expect(entry!.changes).toMatchObject({ capture: { after: { url: `${base}/twenty`, snapshot: { sha256: row!.snapshotSha256 } } } });
@@ -390,6 +413,55 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
       await browser.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the WACZ of the twenty-image page: WARC/1.1 request and response records whose SHA-256 digests warcio\'s reader confirms, packaged as WACZ 1.1.1', async () => {
+    expect(twentyWacz, 'the twenty-image capture runs first').not.toBeNull();
+    const files = await readZip(twentyWacz!);
+    expect([...files.keys()].sort()).toEqual(['archive/capture.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdx', 'pages/pages.jsonl']);
+    // Every record's digests, recomputed here from the bytes warcio's parser reads (not by the code that wrote them).
+    const warc = files.get('archive/capture.warc.gz')!;
+    const types: string[] = [];
+    const images = new Set<string>();
+    let software = '';
+    for await (const record of new WARCParser([new Uint8Array(warc)], { parseHttp: false })) {
+      expect(record.warcHeaders.protocol).toBe('WARC/1.1');
+      types.push(record.warcType!);
+      const block = await record.readFully(false);
+      if (record.warcType === 'warcinfo') software = new TextDecoder().decode(block);
+      else expect(`sha256:${sha256(Buffer.from(block))}`, `${record.warcType} ${record.warcTargetURI}`).toBe(record.warcBlockDigest);
+    }
+    for await (const record of new WARCParser([new Uint8Array(warc)])) {
+      if (record.warcType !== 'response') continue;
+      expect(record.warcDate).toMatch(/^\d{4}-\d\d-\d\dT/);
+      const payload = await record.readFully(false);
+      expect(`sha256:${sha256(Buffer.from(payload))}`, record.warcTargetURI!).toBe(record.warcPayloadDigest);
+      if (/\/img\/\d+\.png$/.test(record.warcTargetURI!)) {
+        expect(Buffer.from(payload).subarray(1, 4).toString()).toBe('PNG');
+        images.add(record.warcTargetURI!);
+      }
+    }
+    expect(images.size).toBe(20);
+    expect(types[0]).toBe('warcinfo');
+    expect(types.filter((t) => t === 'request').length).toBe(types.filter((t) => t === 'response').length);
+    expect(types).toContain('metadata');
+    expect(software).toMatch(/software: .*warcio/);
+    expect(software).toMatch(/browser: (Headless)?Chrome\//);
+    expect(software).toMatch(/requested-url: http:\/\/127\.0\.0\.1:\d+\/twenty/);
+
+    const datapackage = JSON.parse(files.get('datapackage.json')!.toString());
+    expect(datapackage).toMatchObject({ wacz_version: '1.1.1', profile: 'data-package', mainPageUrl: `${base}/twenty` });
+    for (const resource of datapackage.resources as { path: string; hash: string; bytes: number }[]) {
+      expect(`sha256:${sha256(files.get(resource.path)!)}`, resource.path).toBe(resource.hash);
+      expect(files.get(resource.path)!.length).toBe(resource.bytes);
+    }
+    const pages = files.get('pages/pages.jsonl')!.toString().trim().split('\n').map((l) => JSON.parse(l));
+    expect(pages[1]).toMatchObject({ url: `${base}/twenty`, title: 'Twenty images' });
+    const index = files.get('indexes/index.cdx')!.toString();
+    // One line per response (the page, its 20 images, whatever else the browser asked for) and the metadata record.
+    const indexed = index.trim().split('\n').map((l) => JSON.parse(l.slice(l.indexOf('{'))) as { url: string; digest?: string });
+    expect(indexed.filter((l) => /\/img\/\d+\.png$/.test(l.url))).toHaveLength(20);
+    expect(indexed.some((l) => l.url === `${base}/twenty`)).toBe(true);
   });
 
   it('refuses a loopback URL that is not admitted, before any request reaches it', async () => {
@@ -494,6 +566,10 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     expect((await call(t.app, { method: 'GET', url: snapshotUrl })).status).toBe(401);
     expect((await call(t.app, { method: 'GET', url: snapshotUrl, headers: other.auth })).status).toBe(403);
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/captures/${anonymous.id}/headers.json` })).status).toBe(401);
+    const waczUrl = `${API_BASE}/captures/${anonymous.id}/capture.wacz`;
+    expect(anonymous.wacz!.url).toBeNull();
+    expect((await call(t.app, { method: 'GET', url: waczUrl })).status).toBe(401);
+    expect((await call(t.app, { method: 'GET', url: waczUrl, headers: other.auth })).status).toBe(403);
 
     // The editor is given a signed URL a browser can download without the token.
     const forEditor = (await capturesOf('links', id, editor.auth)).body.captures[0]!;
@@ -502,6 +578,12 @@ describe.skipIf(!haveBrowser)(`captures in headless Chromium${haveBrowser ? '' :
     expect(download.status).toBe(200);
     expect(download.headers['content-disposition']).toMatch(/^attachment/);
     expect(sha256(download.raw.rawPayload)).toBe(forEditor.snapshot!.sha256);
+    expect(forEditor.wacz!.url).toMatch(/\/capture\.wacz\?v=/);
+    const waczDownload = await call(t.app, { method: 'GET', url: forEditor.wacz!.url! });
+    expect(waczDownload.status).toBe(200);
+    expect(waczDownload.headers['content-type']).toBe('application/wacz');
+    expect(waczDownload.headers['content-disposition']).toMatch(/^attachment; filename="capture-.*-capture\.wacz"/);
+    expect(sha256(waczDownload.raw.rawPayload)).toBe(forEditor.wacz!.sha256);
 
     const settings = `${API_BASE}/links/${id}/captures/settings`;
     expect((await call(t.app, { method: 'PUT', url: settings, headers: editor.auth, payload: { publicDownload: true } })).status).toBe(403);

@@ -25,6 +25,9 @@ const capture = (over: Partial<LinkCaptureDto>): LinkCaptureDto => ({
   screenshot: { sha256: 'a'.repeat(64), size: 10, url: '/api/v1.0.0/captures/c1/screenshot.png' },
   snapshot: { sha256: 'b'.repeat(64), size: 20, url: null },
   headers: { sha256: 'c'.repeat(64), size: 5, url: null },
+  wacz: null,
+  certificates: null,
+  timestampedAt: null,
   ...over,
 });
 

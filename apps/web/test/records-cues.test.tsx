@@ -6,6 +6,7 @@ import { session } from '../src/lib/session';
 import { Carousel } from '../src/components/Carousel';
 import DetailPage from '../src/features/records/DetailPage';
 import EditPage from '../src/features/records/EditPage';
+import ImageEditPage from '../src/features/gallery/ImageEditPage';
 import { MassacreTable } from '../src/features/records/MassacreTable';
 import { RecordCard } from '../src/features/records/RecordCard';
 import { testRecord } from './fixtures';
@@ -148,6 +149,34 @@ describe("another editor's record", () => {
     mockFetch(() => json(testRecord({ _id: ID, category: 'events', title: 'Test event of the owner', userId: 'owner-1' })));
     renderScreen(<EditPage />, { url: `/events/edit/${ID}`, path: '/events/edit/:id' });
     await waitFor(() => expect(screen.getByLabelText('Title')).toHaveValue('Test event of the owner'));
+    expect(screen.queryByTestId('edit-refused')).toBeNull();
+  });
+});
+
+describe("another editor's image", () => {
+  const IMAGE = '00000000-0000-4000-8000-0000000000c1';
+  /** GET /images/{id} and the record it belongs to, owned by `owner`. */
+  const imageApi = (owner: string) =>
+    mockFetch((url) =>
+      url.pathname.endsWith(`/images/${IMAGE}`)
+        ? json({ _id: IMAGE, imageId: IMAGE, imageUrl: '/media/public/test.jpg', variants: [], width: 400, height: 300, caption: null, graphic: false, recordId: ID, category: 'victims', title: 'Test victim with an image' })
+        : json(testRecord({ _id: ID, category: 'victims', title: 'Test victim with an image', userId: owner })),
+    );
+
+  it('its edit address says so before any typing and shows no form', async () => {
+    signIn('contributor-1', 'contributor');
+    imageApi('someone-else');
+    renderScreen(<ImageEditPage />, { url: `/images/edit/${IMAGE}`, path: '/images/edit/:id' });
+    expect(await screen.findByTestId('edit-refused')).toHaveTextContent('You can only change records you created.');
+    expect(screen.queryByLabelText('Caption')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Update' })).toBeNull();
+  });
+
+  it('the owner of its record gets the form', async () => {
+    signIn('owner-1', 'contributor');
+    imageApi('owner-1');
+    renderScreen(<ImageEditPage />, { url: `/images/edit/${IMAGE}`, path: '/images/edit/:id' });
+    expect(await screen.findByRole('button', { name: 'Update' })).toBeInTheDocument();
     expect(screen.queryByTestId('edit-refused')).toBeNull();
   });
 });

@@ -176,6 +176,12 @@ export interface LinkCaptureDto {
   screenshot: CaptureFileDto | null;
   snapshot: CaptureFileDto | null;
   headers: CaptureFileDto | null;
+  /** The web archive (WARC records packaged as a signed WACZ): for the same readers as the snapshot. */
+  wacz: CaptureFileDto | null;
+  /** The TLS certificate chains the cited site showed the capture (PEM): for the same readers as the snapshot. */
+  certificates: CaptureFileDto | null;
+  /** The time the WACZ's RFC 3161 time-stamp states, when one was asked for and verified. */
+  timestampedAt: string | null;
 }
 
 /** A record's captures, newest first, and what the reader may do with them. */

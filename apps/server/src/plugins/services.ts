@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { withoutCredentials } from '../config-secrets';
 import type { Database, Db } from '../db';
 import { AuditService } from '../services/audit';
-import { AuditSigner } from '../services/audit-checkpoints';
+import { previousSigner, siteSigner, type AuditSigner } from '../services/audit-checkpoints';
 import { JobQueue } from '../services/jobs';
 import { TimestampTrust } from '../services/timestamping';
 import { MailService } from '../services/mail';
@@ -50,11 +50,14 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
     app.decorate('config', config);
     app.decorate('database', database);
     app.decorate('db', database.db);
-    const signer = config.AUDIT_SIGNING_KEY ? AuditSigner.fromPem(config.AUDIT_SIGNING_KEY) : AuditSigner.forDataDir(config.dataDir);
+    const signer = siteSigner(config);
     const tsaTrust = config.TSA_CA_FILE ? TimestampTrust.fromPem(config.TSA_CA_FILE) : TimestampTrust.unchecked;
     app.decorate('tsaTrust', tsaTrust);
     app.decorate('audit', new AuditService(database.db, { signer, every: config.AUDIT_CHECKPOINT_EVERY, tsaTrust }));
     app.decorate('auditSigner', signer);
+    // The key in use joins the site's key history (an audit entry) before it signs anything, so that the site, its
+    // backups and a site restored from them keep trusting every checkpoint it ever signed.
+    app.addHook('onReady', async () => void (await app.audit.introduceKey(signer, 'new signing key', previousSigner(config))));
     app.decorate(
       'mail',
       new MailService({

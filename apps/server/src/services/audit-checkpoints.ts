@@ -53,7 +53,7 @@ export class AuditSigner {
 
   /** The key kept in `DATA_DIR/audit-signing-key.pem` (made on first use, readable by the site's user only). */
   static forDataDir(dataDir: string): AuditSigner {
-    const file = path.join(dataDir, 'audit-signing-key.pem');
+    const file = signingKeyFile(dataDir);
     if (!existsSync(file)) {
       mkdirSync(dataDir, { recursive: true });
       const { privateKey } = generateKeyPairSync('ed25519');
@@ -63,13 +63,29 @@ export class AuditSigner {
   }
 
   sign(statement: CheckpointStatement): SignedCheckpoint {
-    return {
-      ...statement,
-      keyId: this.keyId,
-      publicKey: this.publicKeyPem,
-      signature: sign(null, statementBytes(statement), this.privateKey).toString('base64'),
-    };
+    return { ...statement, keyId: this.keyId, publicKey: this.publicKeyPem, signature: this.signBytes(statementBytes(statement)) };
   }
+
+  /** A base64 signature over `bytes` (a checkpoint's statement, or a successor key this key vouches for). */
+  signBytes(bytes: Buffer): string {
+    return sign(null, bytes, this.privateKey).toString('base64');
+  }
+}
+
+export const signingKeyFile = (dataDir: string) => path.join(dataDir, 'audit-signing-key.pem');
+
+/** The key the site signs with: AUDIT_SIGNING_KEY when set, else the data folder's (made there on first use). */
+export function siteSigner(config: { AUDIT_SIGNING_KEY?: string | undefined; dataDir: string }): AuditSigner {
+  return config.AUDIT_SIGNING_KEY ? AuditSigner.fromPem(config.AUDIT_SIGNING_KEY) : AuditSigner.forDataDir(config.dataDir);
+}
+
+/**
+ * The key signing before this one, when its private half is still at hand: the data folder's key, when the site now
+ * signs with AUDIT_SIGNING_KEY. Null otherwise.
+ */
+export function previousSigner(config: { AUDIT_SIGNING_KEY?: string | undefined; dataDir: string }): AuditSigner | null {
+  if (!config.AUDIT_SIGNING_KEY || !existsSync(signingKeyFile(config.dataDir))) return null;
+  return AuditSigner.fromPem(readFileSync(signingKeyFile(config.dataDir), 'utf8'));
 }
 
 function signatureValid(c: SignedCheckpoint): boolean {

@@ -4,6 +4,7 @@ import type { Actor } from '@app/shared';
 import type { Db } from '../db';
 import { auditCheckpoints, auditLog, type AuditCheckpointRow, type AuditRow } from '../db/schema';
 import { checkTimestamps, statementBytes, verifyChain, type AuditSigner, type ChainReport } from './audit-checkpoints';
+import { KEY_INTRODUCED, historyProblem, introducedKeys, introductionChanges, type IntroducedKey, type KeyIntroductionReason } from './audit-keys';
 import { requestTimestamp, TimestampRejected, type TimestampTrust } from './timestamping';
 import { canonicalJson } from './canonical-json';
 
@@ -123,6 +124,39 @@ export class AuditService {
   }
 
   /**
+   * Records `key` as the key that signs from now on, unless it is already the newest key introduced (one entry per
+   * change of key, however many processes start at once). `previous` vouches for it when it is the key before.
+   */
+  async introduceKey(key: { keyId: string; publicKeyPem: string }, reason: KeyIntroductionReason, previous?: AuditSigner | null): Promise<AuditRow | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
+      const newest = (await introducedKeys(tx)).at(-1) ?? null;
+      if (newest?.keyId === key.keyId) return null;
+      const changes = introductionChanges(key, newest?.keyId ?? null, newest ? reason : 'first key', previous ?? undefined);
+      return this.append({ actor: null, action: KEY_INTRODUCED, subject: key.keyId, changes }, tx);
+    });
+  }
+
+  /**
+   * After a restore: every key that signed a restored checkpoint and is not in the restored key history (a backup of
+   * a site from before the history was kept) is trusted from now on, as the restore has just checked its signatures.
+   */
+  async trustRestoredKeys(): Promise<string[]> {
+    const known = new Set((await introducedKeys(this.db)).map((k) => k.keyId));
+    const added: string[] = [];
+    for (const c of await this.listCheckpoints()) {
+      if (known.has(c.keyId)) continue;
+      known.add(c.keyId);
+      if (await this.introduceKey({ keyId: c.keyId, publicKeyPem: c.publicKey }, 'signed the checkpoints of a restored backup')) added.push(c.keyId);
+    }
+    return added;
+  }
+
+  async signingKeys(): Promise<IntroducedKey[]> {
+    return introducedKeys(this.db);
+  }
+
+  /**
    * Time-stamps the checkpoints that have no token yet at the authority `tsaUrl` (RFC 3161), oldest first. Each token
    * is verified on receipt (timestamping.ts); one that does not verify is recorded as the checkpoint's failed
    * time-stamp (`timestamp_failure`), never kept as its token, and asked for again an hour later. An authority that
@@ -178,8 +212,8 @@ export class AuditService {
   }
 
   /**
-   * Re-computes the chain from the first entry and checks every checkpoint against it (signed by this site's key,
-   * naming an entry that exists with that hash); reports the first thing that does not match.
+   * Re-computes the chain from the first entry and checks every checkpoint against it (signed by a key the site has
+   * signed with, naming an entry that exists with that hash); reports the first thing that does not match.
    */
   async verify(): Promise<ChainReport> {
     const db = this.db;
@@ -193,9 +227,15 @@ export class AuditService {
       }
     }
     const checkpoints = await this.listCheckpoints();
-    // Without the site's key (a copy checked by restore or migrate-from-pglite) a checkpoint is trusted for its own
-    // signature only: the copy must agree with itself; whether the key is the site's is for the site to check.
-    const trusted = new Set(this.checkpointing ? [this.checkpointing.signer.keyId] : checkpoints.map((c) => c.keyId));
+    const keys = await introducedKeys(db);
+    const broken = historyProblem(keys);
+    if (broken) {
+      return { ok: false, entries: 0, firstBrokenSeq: broken.seq, reason: broken.reason, checkpoints: checkpoints.length, newestCheckpointSeq: null };
+    }
+    // The site trusts the keys of its own history (audit entries, so a rewritten history breaks the chain) and its
+    // current key. Without the site's key (a copy checked by restore or migrate-from-pglite) a checkpoint is trusted
+    // for its own signature only: the copy must agree with itself; whether the key is the site's is for the site.
+    const trusted = new Set([...keys.map((k) => k.keyId), ...(this.checkpointing ? [this.checkpointing.signer.keyId] : checkpoints.map((c) => c.keyId))]);
     const report = await verifyChain(entries(), entryHash, checkpoints, trusted, GENESIS_HASH);
     return report.ok ? checkTimestamps(report, checkpoints, this.checkpointing?.tsaTrust) : report;
   }

@@ -5,6 +5,7 @@ import type { Database } from '../../db';
 import type { AuditRow } from '../../db/schema';
 import { AuditService, GENESIS_HASH, entryHash } from '../../services/audit';
 import { checkTimestamps, keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
+import { KEY_INTRODUCED } from '../../services/audit-keys';
 import { TimestampTrust } from '../../services/timestamping';
 
 /**
@@ -87,6 +88,20 @@ async function* readEntries(file: string): AsyncGenerator<AuditRow> {
   }
 }
 
+/**
+ * The given key, and the earlier keys of the site's key history (its `audit-key` entries) up to the newest checkpoint
+ * the given key signed: that checkpoint pins every entry before it, those introductions included.
+ */
+async function keysPinnedBy(file: string, keyId: string, checkpoints: SignedCheckpoint[]): Promise<Set<string>> {
+  const trusted = new Set([keyId]);
+  const pinnedTo = Math.max(0, ...checkpoints.filter((c) => c.keyId === keyId).map((c) => c.seq));
+  for await (const entry of readEntries(file)) {
+    if (entry.seq > pinnedTo) break;
+    if (entry.action === KEY_INTRODUCED && entry.subject) trusted.add(entry.subject);
+  }
+  return trusted;
+}
+
 export async function verifyExport(
   file: string,
   publicKeyPem: string | null,
@@ -94,7 +109,7 @@ export async function verifyExport(
   tsaTrust: TimestampTrust = TimestampTrust.unchecked,
 ): Promise<number> {
   const checkpoints = await readCheckpoints(file);
-  const trusted = new Set(publicKeyPem ? [keyIdOf(publicKeyPem)] : checkpoints.map((c) => c.keyId));
+  const trusted = publicKeyPem ? await keysPinnedBy(file, keyIdOf(publicKeyPem), checkpoints) : new Set(checkpoints.map((c) => c.keyId));
   if (!publicKeyPem) print('No --public-key given: checkpoints are checked against the keys the file names, which proves only that the file agrees with itself.');
   const chain = await verifyChain(readEntries(file), entryHash, checkpoints, trusted, GENESIS_HASH);
   const report = chain.ok ? await checkTimestamps(chain, checkpoints, tsaTrust) : chain;

@@ -5,6 +5,7 @@ import { S3Storage, createStorage, type Storage } from '../media/storage';
 import { ArchiveError } from './archive';
 import { writeBackup } from './backup';
 import { checkArchive, restoreBackup } from './restore';
+import { adoptSigningKey } from './signing-key';
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
@@ -72,6 +73,7 @@ export async function runRestore(args: string[], database: Database, print: (lin
         `audit chain verified (${count(result.auditEntries, 'entry', 'entries')}), in ${seconds(started)}. Database snapshot of ${result.manifest.snapshotAt}.`,
     );
     for (const problem of result.manifest.problems) print(`PROBLEM IN THE SOURCE   ${problem}`);
+    await adoptSigningKey(database, loadConfig(), print);
     return 0;
   });
 }

@@ -4,6 +4,7 @@ import { CAPTURE_CHROMIUM_FLAGS } from '@app/shared';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
 import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
 import { BrowserNamespace, namespaceSupport } from './network-namespace';
+import type { HttpExchange } from './warc';
 import { removeWebRtc } from './webrtc';
 
 export function browserAvailable(browserPath: string): boolean {
@@ -31,6 +32,12 @@ export interface PageCapture {
   screenshot: Buffer;
   /** JSON: the response headers of every hop from the cited URL to the final page, and what was refused. */
   headers: Buffer;
+  /** Every HTTP exchange of the page (redirect hops, sub-resources), oldest first: the web archive's records. */
+  exchanges: HttpExchange[];
+  /** The TLS certificate chains the browser was shown by the page's https origins, PEM, or null for none. */
+  certificates: string | null;
+  /** The browser and the settings it captured with, for the archive's warcinfo record. */
+  settings: Record<string, string>;
 }
 
 interface CapturerOptions {
@@ -47,12 +54,15 @@ interface CapturerOptions {
   isolation?: 'namespace' | 'none';
   /** `keep` only for the tests that show the namespace alone holds: pages lose WebRTC before their scripts run. */
   webrtc?: 'remove' | 'keep';
+  /** Tests only: accept the test servers' self-signed certificates (their chains are still recorded). */
+  ignoreHttpsErrors?: boolean;
   log?: { warn: (msg: string) => void };
 }
 
 interface LaunchedBrowser {
   browser: Browser;
   userAgent: string;
+  version: string;
   namespace: BrowserNamespace | null;
 }
 
@@ -103,10 +113,10 @@ export class PageCapturer {
           });
           await namespace?.connect();
           const session = await browser.newBrowserCDPSession();
-          const { userAgent } = await session.send('Browser.getVersion');
+          const { userAgent, product } = await session.send('Browser.getVersion');
           await session.detach();
           // Many sites turn away a browser that calls itself headless; the capture is of what a reader is shown.
-          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome'), namespace };
+          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome'), version: product, namespace };
         });
       this.browser.catch(() => {
         this.browser = null;
@@ -142,7 +152,7 @@ export class PageCapturer {
       void context?.close().catch(() => {});
     }, this.options.timeoutMs);
     try {
-      const { browser, userAgent, namespace } = await this.launch();
+      const { browser, userAgent, version, namespace } = await this.launch();
       const { server, release } = await this.proxyFor(proxy, namespace);
       releaseProxy = release;
       context = await browser.newContext({
@@ -151,7 +161,10 @@ export class PageCapturer {
         serviceWorkers: 'block',
         acceptDownloads: false,
         userAgent,
+        ...(this.options.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
       });
+      const recorder = new ExchangeRecorder();
+      context.on('requestfinished', (request) => recorder.finished(request));
       if (this.options.webrtc !== 'keep') await context.addInitScript(removeWebRtc);
       // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
       // see (redirect hops) and pins the address it checked.
@@ -194,6 +207,8 @@ export class PageCapturer {
       }
       if (timedOut) throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`);
       const hops = await headerHops(response.request());
+      const exchanges = await recorder.all();
+      const certificates = await certificateChains(cdp, exchanges);
       const capturedAt = new Date();
       const headers = Buffer.from(
         `${JSON.stringify(
@@ -209,7 +224,31 @@ export class PageCapturer {
           1,
         )}\n`,
       );
-      return { capturedAt, finalUrl: response.url(), httpStatus: response.status(), title: await page.title(), snapshot, screenshot, headers };
+      const settings = {
+        browser: version,
+        'user-agent': userAgent,
+        viewport: '1280x900',
+        'wait-until': 'load, then network idle (at most 3 s)',
+        'timeout-seconds': String(Math.round(this.options.timeoutMs / 1000)),
+        'max-bytes': String(this.options.maxBytes),
+        'service-workers': 'blocked',
+        webrtc: this.options.webrtc === 'keep' ? 'kept' : 'removed',
+        'network-isolation': namespace ? 'own network namespace, guarded proxy' : 'guarded proxy',
+        'requested-url': url,
+        'final-url': response.url(),
+      };
+      return {
+        capturedAt,
+        finalUrl: response.url(),
+        httpStatus: response.status(),
+        title: await page.title(),
+        snapshot,
+        screenshot,
+        headers,
+        exchanges,
+        certificates,
+        settings,
+      };
     } catch (err) {
       if (timedOut && !(err instanceof CaptureRefused)) {
         throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`, { cause: err });
@@ -241,6 +280,59 @@ export class PageCapturer {
     await launched?.browser.close().catch(() => {});
     launched?.namespace?.close();
   }
+}
+
+/**
+ * Gathers the page's HTTP exchanges as the browser finishes them (a redirect hop finishes too): request and response
+ * headers, and the body the browser received. The capture proxy's own refusals and errors are not the site's answers
+ * and are left out (headers.json names them).
+ */
+class ExchangeRecorder {
+  private readonly pending: Promise<HttpExchange | null>[] = [];
+
+  finished(request: Request): void {
+    this.pending.push(this.record(request).catch(() => null));
+  }
+
+  private async record(request: Request): Promise<HttpExchange | null> {
+    const response = await request.response();
+    if (!response || !/^https?:/.test(request.url())) return null;
+    const responseHeaders = await response.headersArray();
+    if (responseHeaders.some((h) => [REFUSED_HEADER, UPSTREAM_ERROR_HEADER].includes(h.name.toLowerCase()))) return null;
+    const status = response.status();
+    const redirect = status >= 300 && status < 400;
+    const body = redirect ? Buffer.alloc(0) : await response.body().catch(() => Buffer.alloc(0));
+    const startTime = request.timing().startTime;
+    return {
+      url: request.url(),
+      method: request.method(),
+      requestHeaders: (await request.headersArray()).map((h) => [h.name, h.value]),
+      requestBody: request.postDataBuffer(),
+      status,
+      statusText: response.statusText(),
+      responseHeaders: responseHeaders.map((h) => [h.name, h.value]),
+      body,
+      at: new Date(startTime > 0 ? startTime : Date.now()),
+    };
+  }
+
+  /** Every exchange finished so far, oldest request first. */
+  async all(): Promise<HttpExchange[]> {
+    const done = (await Promise.all(this.pending)).filter((e): e is HttpExchange => e !== null);
+    return done.sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+}
+
+/** The certificate chain each https origin of the page showed the browser (Chromium's own view), as PEM. */
+async function certificateChains(cdp: { send: (method: 'Network.getCertificate', params: { origin: string }) => Promise<{ tableNames: string[] }> }, exchanges: HttpExchange[]): Promise<string | null> {
+  const origins = [...new Set(exchanges.filter((e) => e.url.startsWith('https:')).map((e) => new URL(e.url).origin))];
+  const blocks: string[] = [];
+  for (const origin of origins) {
+    const { tableNames } = await cdp.send('Network.getCertificate', { origin }).catch(() => ({ tableNames: [] as string[] }));
+    if (!tableNames.length) continue;
+    blocks.push(`# ${origin}\n${tableNames.map((der) => `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`).join('\n')}\n`);
+  }
+  return blocks.length ? blocks.join('') : null;
 }
 
 /** The hops from the cited URL to the final page, oldest first, each with its status and headers. */

@@ -46,6 +46,9 @@ export class CaptureViews {
       screenshot: this.file(row, 'screenshot.png', true, openToAll, reader.actor),
       snapshot: this.file(row, 'snapshot.mhtml', reader.mayDownload, downloadPlain, reader.actor),
       headers: this.file(row, 'headers.json', reader.mayDownload, downloadPlain, reader.actor),
+      wacz: this.file(row, 'capture.wacz', reader.mayDownload, downloadPlain, reader.actor),
+      certificates: this.file(row, 'certificates.pem', reader.mayDownload, downloadPlain, reader.actor),
+      timestampedAt: row.timestampedAt?.toISOString() ?? null,
     };
   }
 

@@ -1,7 +1,7 @@
 import type { LinkCaptureRow } from '../../db/schema';
 
 /**
- * The files of a capture, by the name they are served under: the column prefix of their key, hash and size in
+ * The files of a capture (the WACZ web archive and the TLS certificates besides the three of the first captures), by the name they are served under: the column prefix of their key, hash and size in
  * `link_captures`, their type, and whether they are shown in the page (the screenshot) or only downloaded. Only the
  * screenshot is for every reader of the record; the others can hold graphic or personal content.
  */
@@ -9,6 +9,8 @@ export const CAPTURE_FILES = {
   'screenshot.png': { column: 'screenshot', type: 'image/png', inline: true },
   'snapshot.mhtml': { column: 'snapshot', type: 'multipart/related', inline: false },
   'headers.json': { column: 'headers', type: 'application/json', inline: false },
+  'capture.wacz': { column: 'wacz', type: 'application/wacz', inline: false },
+  'certificates.pem': { column: 'certificates', type: 'application/x-pem-file', inline: false },
 } as const;
 
 export type CaptureFileName = keyof typeof CAPTURE_FILES;

@@ -6,6 +6,10 @@ import { CaptureViews } from './dto';
 import { captureFileRoutes } from './file-routes';
 import { recordCaptureRoutes } from './record-routes';
 import { CAPTURE_JOB, CAPTURED_FIELDS, CaptureService, type Capturer } from './service';
+import { CaptureSigner } from './signing';
+
+/** The software the archives name (warcinfo, datapackage-digest.json): this site's captures, and the libraries writing them. */
+const ARCHIVE_SOFTWARE = 'evidence-site captures (headless Chromium via Playwright; warcio; js-wacz)';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +27,7 @@ export default fp(
     const { config } = app;
     const policy = new AddressPolicy(config.CAPTURE_ALLOW_HOSTS);
     let capturer: PageCapturer | null = null;
+    const signer = CaptureSigner.forDataDir(config.dataDir);
     const service = new CaptureService(app.db, {
       enabled: config.CAPTURE_ENABLED,
       jobs: app.jobs,
@@ -36,8 +41,13 @@ export default fp(
           policy,
           log: app.log,
         })),
+      archive: { signer, software: ARCHIVE_SOFTWARE, tsaUrl: config.TSA_URL, tsaTrust: app.tsaTrust },
       log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     });
+    // Beside /.well-known/audit-key: the public key that signs captures' WACZ files (signing.ts says why another key).
+    app.get('/.well-known/capture-key', { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('content-type', 'application/x-pem-file; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${signer.publicKeyPem}\n`),
+    );
     app.decorate('captures', service);
     app.jobs.register(CAPTURE_JOB, async (payload, job) => {
       await service.run(String(payload.captureId), job, Number(payload.maxAttempts) || undefined);

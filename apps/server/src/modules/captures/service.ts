@@ -6,7 +6,11 @@ import { linkCaptures, recordCaptureSettings, records, type LinkCaptureRow, type
 import type { AuditService } from '../../services/audit';
 import type { JobQueue } from '../../services/jobs';
 import type { Storage } from '../media/storage';
+import type { TimestampTrust } from '../../services/timestamping';
 import { isPermanent, type PageCapture } from './browser';
+import type { CaptureSigner } from './signing';
+import { writeWarc } from './warc';
+import { packageWacz } from './wacz';
 
 export const CAPTURE_JOB = 'link.capture';
 const CAPTURE_JOB_ATTEMPTS = 3;
@@ -42,6 +46,8 @@ interface CaptureServiceOptions {
   storage: Storage;
   /** Made on first use: the browser is not loaded by a site that captures nothing. */
   capturer: () => Capturer;
+  /** How each capture's WACZ is signed and time-stamped (TSA_URL, checked against TSA_CA_FILE). */
+  archive: { signer: CaptureSigner; software: string; tsaUrl?: string; tsaTrust: TimestampTrust };
   log?: { info: (msg: string) => void; warn: (msg: string) => void };
 }
 
@@ -128,13 +134,32 @@ export class CaptureService {
     await this.store(row, job.attempts, page);
   }
 
+  /** The capture's web archive: its exchanges as WARC records, packaged as a signed (and time-stamped) WACZ. */
+  private async archive(row: CaptureOfRecord, page: PageCapture) {
+    const { signer, software, tsaUrl, tsaTrust } = this.options.archive;
+    const warc = await writeWarc(
+      page.exchanges,
+      { software, filename: 'capture.warc.gz', settings: page.settings },
+      { capture: row.id, requestedUrl: row.url, finalUrl: page.finalUrl, httpStatus: page.httpStatus, title: page.title, capturedAt: page.capturedAt.toISOString() },
+    );
+    return packageWacz(
+      warc,
+      { url: page.finalUrl, title: page.title, capturedAt: page.capturedAt },
+      { signer, software, ...(tsaUrl ? { timestamp: { tsaUrl, trust: tsaTrust } } : {}), extras: { captureId: row.id, requestedUrl: row.url } },
+    );
+  }
+
   private async store(row: CaptureOfRecord, attempts: number, page: PageCapture): Promise<void> {
     const base = `originals/captures/${row.id.slice(0, 2)}/${row.id}`;
+    const archived = await this.archive(row, page);
     const files = {
       snapshot: await this.putFile(`${base}/snapshot.mhtml`, page.snapshot, 'multipart/related'),
       screenshot: await this.putFile(`${base}/screenshot.png`, page.screenshot, 'image/png'),
       headers: await this.putFile(`${base}/headers.json`, page.headers, 'application/json'),
+      wacz: await this.putFile(`${base}/capture.wacz`, archived.wacz, 'application/wacz'),
+      certificates: page.certificates ? await this.putFile(`${base}/certificates.pem`, Buffer.from(page.certificates), 'application/x-pem-file') : null,
     };
+    const timestamp = archived.timestamp;
     const values = {
       status: 'done',
       reason: null,
@@ -152,6 +177,14 @@ export class CaptureService {
       headersKey: files.headers.key,
       headersSha256: files.headers.sha256,
       headersSize: files.headers.size,
+      waczKey: files.wacz.key,
+      waczSha256: files.wacz.sha256,
+      waczSize: files.wacz.size,
+      certificatesKey: files.certificates?.key ?? null,
+      certificatesSha256: files.certificates?.sha256 ?? null,
+      certificatesSize: files.certificates?.size ?? null,
+      timestampedAt: timestamp && 'time' in timestamp ? timestamp.time : null,
+      timestampFailure: timestamp && 'failure' in timestamp ? timestamp.failure.slice(0, 2000) : null,
     };
     await this.db.transaction(async (tx) => {
       await tx.update(linkCaptures).set(values).where(eq(linkCaptures.id, row.id));
@@ -174,6 +207,9 @@ export class CaptureService {
                 snapshot: files.snapshot,
                 screenshot: files.screenshot,
                 headers: files.headers,
+                wacz: files.wacz,
+                certificates: files.certificates,
+                ...(timestamp ? { timestamp: 'time' in timestamp ? { time: timestamp.time.toISOString() } : timestamp } : {}),
               },
             },
           },

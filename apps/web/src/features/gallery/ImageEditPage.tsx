@@ -1,20 +1,17 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
-import { useNavigate, useParams } from 'react-router';
-import { paths } from '@app/shared';
+import { Link, useNavigate, useParams } from 'react-router';
+import { can, paths, type GalleryItemDto } from '@app/shared';
 import { ApiError, request, upload } from '../../lib/api';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
+import { useSession } from '../../lib/session';
+import { useImageRecord } from './api';
 
 /** One gallery image as GET/PUT /images/{id} return it. */
-interface GalleryImage {
-  _id: string;
-  imageUrl: string;
-  caption: string | null;
-  title: string;
-}
+type GalleryImage = GalleryItemDto;
 
 /**
  * /images/edit/{id}: change an image's caption or replace the file (PUT /images/{id}/edit, owner, admin or super).
@@ -24,6 +21,7 @@ export default function ImageEditPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const user = useSession();
   const queryClient = useQueryClient();
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -44,8 +42,25 @@ export default function ImageEditPage() {
     },
   });
 
+  const record = useImageRecord(image.data);
   if (image.isPending) return <Loading />;
   if (image.error) return <ErrorNotice error={image.error} onRetry={() => void image.refetch()} />;
+  if (record.isPending) return <Loading />;
+  if (record.error) return <ErrorNotice error={record.error} onRetry={() => void record.refetch()} />;
+  // The server refuses the save anyway; saying so before any typing spares the editor their work.
+  if (!can.modify(user, record.data)) {
+    return (
+      <section>
+        <PageTitle title={t('editor.editImage')} />
+        <p className="error-notice" role="alert" data-testid="edit-refused">
+          {t('editor.notYours')}
+        </p>
+        <p>
+          <Link to={paths.image(image.data._id)}>{t('editor.backToRecord', { title: image.data.title })}</Link>
+        </p>
+      </section>
+    );
+  }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

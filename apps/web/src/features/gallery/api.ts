@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { GalleryItemDto } from '@app/shared';
+import type { GalleryItemDto, RecordDto } from '@app/shared';
 import { request, requestPage } from '../../lib/api';
 
 /** One image of the derived gallery (GET /images); `_id` is the image's own id, used in /images/{id}. */
@@ -29,6 +29,14 @@ export const useGalleryPage = (page: number) =>
 
 export const useGalleryImage = (id: string) =>
   useQuery({ queryKey: galleryKeys.image(id), queryFn: ({ signal }) => request<GalleryItem>(`/images/${encodeURIComponent(id)}`, { signal }) });
+
+/** The record an image belongs to (its owner decides who may change the image). */
+export const useImageRecord = (image: GalleryItem | undefined) =>
+  useQuery({
+    queryKey: ['records', image?.category, 'detail', image?.recordId],
+    queryFn: ({ signal }) => request<RecordDto>(`/${image!.category}/${encodeURIComponent(image!.recordId)}`, { signal }),
+    enabled: Boolean(image),
+  });
 
 interface Neighbours {
   previous: GalleryItem | null;
