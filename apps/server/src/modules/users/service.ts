@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isUuid, type Actor, type Role } from '@app/shared';
@@ -297,8 +297,9 @@ export class AccountService {
       const [target] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
       if (!target) throw httpError.notFound('No such user');
       if (target.role === role) return target;
-      if (target.role === 'super') {
-        const [supers] = await tx.select({ n: count() }).from(users).where(eq(users.role, 'super'));
+      // Only supers who can sign in count: an account never activated cannot manage anyone.
+      if (target.role === 'super' && target.active) {
+        const [supers] = await tx.select({ n: count() }).from(users).where(and(eq(users.role, 'super'), eq(users.active, true)));
         if (Number(supers?.n ?? 0) <= 1) throw httpError.badRequest({ role: LAST_SUPER });
       }
       const [updated] = await tx
