@@ -10,6 +10,7 @@ import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
 import { backupCommand, restoreCommand } from './modules/backup/cli';
 import { auditExportCommand, auditVerifyCommand } from './modules/audit/cli';
+import { verifyCaptureCommand } from './modules/captures/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -49,6 +50,7 @@ export const commands: Record<string, Command> = {
   restore: restoreCommand,
   'audit:export': auditExportCommand,
   'audit:verify': auditVerifyCommand,
+  'verify-capture': verifyCaptureCommand,
   'create-super': {
     usage: 'create-super <email> [password]  create or promote an active super account (no password: asked, or read from standard input)',
     async prepare(args) {

@@ -139,6 +139,8 @@ const envSchema = z.object({
   /** Largest page (bytes received) and largest snapshot or screenshot kept. */
   CAPTURE_MAX_MB: megabytes.default(50 * 1024 * 1024),
   CAPTURE_TIMEOUT_SECONDS: positiveInt(600).default(60),
+  /** Capture https pages whose certificate the browser refuses (expired, self-signed); their chain is kept as shown. */
+  CAPTURE_ACCEPT_INVALID_TLS: bool.default(false),
   /** host or host:port admitted although its address is not public (a known server on the private network). */
   CAPTURE_ALLOW_HOSTS: z
     .string()
