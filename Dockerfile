@@ -51,8 +51,9 @@ COPY apps/server/src ./apps/server/src
 COPY apps/server/tsconfig.json ./apps/server/
 COPY packages/shared/src ./packages/shared/src
 COPY tsconfig.base.json ./
-# The launcher that runs the server with the site's Node.js flags (it becomes the server: tini signals the server).
-COPY scripts/serve.mjs scripts/node-flags.mjs ./scripts/
+# The launchers of the server (with the site's Node.js flags) and of `npm run admin`: each becomes the program it
+# runs, so tini signals the server itself and an admin command's exit code is npm's.
+COPY scripts/serve.mjs scripts/node-flags.mjs scripts/exec-node.mjs scripts/server-source.mjs ./scripts/
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -37,7 +37,7 @@ interface BuildOptions {
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const publicResponses = new ResponseCache(config.CACHE_MAX_MB * 1024 * 1024);
+  const publicResponses = new ResponseCache(config.CACHE_MAX_MB * 1024 * 1024, config.CACHE_MAX_AGE_SECONDS * 1000);
   const app = Fastify({
     // A cached anonymous read is answered before Fastify builds its request and reply: the answer is already
     // serialised, compressed and carries every header, so nothing of Fastify's is needed for it. A plain one is

@@ -1,6 +1,8 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { hasPgliteFolder, pgliteFolder, startProcess } from './bootstrap';
-import { loadConfig } from './config';
+import { readSecret } from './cli-input';
+import { dataDirOf, loadConfig } from './config';
 import { migrateFromPglite } from './db/migrate-from-pglite';
 import type { Database } from './db';
 import { upsertSuper } from './services/accounts';
@@ -8,12 +10,17 @@ import { mediaVerifyCommand } from './modules/media/verify-command';
 import { importContactsCommand } from './modules/campaign/cli';
 import { backupCommand, restoreCommand } from './modules/backup/cli';
 import { auditExportCommand, auditVerifyCommand } from './modules/audit/cli';
+import { verifyCaptureCommand } from './modules/captures/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
  * Areas add their commands to `commands`.
  */
-type Command = { usage: string } & (
+type Command = {
+  usage: string;
+  /** Checks and completes the arguments before any database is opened: the arguments to run with, or an exit code. */
+  prepare?: (args: string[]) => Promise<string[] | number>;
+} & (
   | { offline?: false; run: (args: string[], database: Database) => Promise<number> }
   /** Needs no database (checks a file): none is started for it. */
   | { offline: true; run: (args: string[]) => Promise<number> }
@@ -43,43 +50,76 @@ export const commands: Record<string, Command> = {
   restore: restoreCommand,
   'audit:export': auditExportCommand,
   'audit:verify': auditVerifyCommand,
+  'verify-capture': verifyCaptureCommand,
   'create-super': {
-    usage: 'create-super <email> <password>   create or promote an active super account',
-    async run(args, database) {
-      const [email, password] = args;
-      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-        console.error('create-super: give a valid e-mail address');
+    usage: 'create-super <email> [password]  create or promote an active super account (no password: asked, or read from standard input)',
+    async prepare(args) {
+      const [email, given, ...extra] = args;
+      if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || extra.length) {
+        console.error('create-super: give a valid e-mail address (and the password on standard input, at the prompt, or after it)');
         return 2;
       }
-      if (!password || password.length < 10) {
+      let password = given;
+      try {
+        password ??= await readSecret(`Password for ${email} (at least 10 characters, not shown): `);
+      } catch {
+        console.error('create-super: cancelled; nothing was changed');
+        return 130;
+      }
+      if (password.length < 10) {
         console.error('create-super: the password must be at least 10 characters');
         return 2;
       }
-      const { created } = await upsertSuper(database.db, email, password);
-      console.log(`${created ? 'Created' : 'Promoted'} super account ${email.toLowerCase()}`);
+      return [email, password];
+    },
+    async run([email, password], database) {
+      const { created } = await upsertSuper(database.db, email!, password!);
+      console.log(`${created ? 'Created' : 'Promoted'} super account ${email!.toLowerCase()}`);
       return 0;
     },
   },
 };
 
 async function main() {
-  const [name, ...args] = process.argv.slice(2);
+  const [name, ...given] = process.argv.slice(2);
   const command = name ? commands[name] : undefined;
   if (!command) {
     console.error(`Usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`);
-    process.exit(name ? 2 : 0);
-  }
-  if (command.offline) {
-    process.exitCode = await command.run(args);
+    process.exitCode = name ? 2 : 0;
     return;
   }
+  const prepared = command.prepare ? await command.prepare(given) : given;
+  if (typeof prepared === 'number') {
+    process.exitCode = prepared;
+    return;
+  }
+  if (command.offline) {
+    process.exitCode = await command.run(prepared);
+    return;
+  }
+  const before = folderEntries(dataDirOf());
   const { database } = await startProcess({ allowPgliteFolder: name === 'migrate-from-pglite' });
   if (database.embedded?.startedHere) console.error('The site is not running: started its database for this command, stopped after it.');
+  let code = 1;
   try {
-    process.exitCode = await command.run(args, database);
+    code = await command.run(prepared, database);
   } finally {
     await database.close();
+    // A refused command (a restore into a new folder, above all) leaves no new, empty database behind it.
+    if (code !== 0 && database.embedded?.initialisedHere && database.embedded.pid() === null) removeAddedEntries(dataDirOf(), before);
+    process.exitCode = code;
   }
+}
+
+/** The names in the data folder, or null when there is no such folder. */
+function folderEntries(dir: string): Set<string> | null {
+  return existsSync(dir) ? new Set(readdirSync(dir)) : null;
+}
+
+/** Removes what appeared in the folder since `before` (the folder itself when it did not exist). */
+function removeAddedEntries(dir: string, before: Set<string> | null): void {
+  if (!before) return rmSync(dir, { recursive: true, force: true });
+  for (const entry of readdirSync(dir)) if (!before.has(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {

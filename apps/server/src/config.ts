@@ -84,6 +84,11 @@ const envSchema = z.object({
   MAX_VIDEO_MB: megabytes.default(1024 * 1024 * 1024),
   CACHE_MAX_MB: positiveInt(10_000).default(32),
   /**
+   * The longest any cached answer (and any record kept serialised, any list position) is used, whatever happens: a
+   * change lost on its way between processes is then seen within this time at worst.
+   */
+  CACHE_MAX_AGE_SECONDS: positiveInt(86_400).default(300),
+  /**
    * Connections this process keeps to PostgreSQL. Default: twice the CPUs plus one (PostgreSQL's own rule of thumb):
    * more queries at once than cores only queue inside the server, and each connection is a server process of its own
    * with its own memory.
@@ -134,6 +139,8 @@ const envSchema = z.object({
   /** Largest page (bytes received) and largest snapshot or screenshot kept. */
   CAPTURE_MAX_MB: megabytes.default(50 * 1024 * 1024),
   CAPTURE_TIMEOUT_SECONDS: positiveInt(600).default(60),
+  /** Capture https pages whose certificate the browser refuses (expired, self-signed); their chain is kept as shown. */
+  CAPTURE_ACCEPT_INVALID_TLS: bool.default(false),
   /** host or host:port admitted although its address is not public (a known server on the private network). */
   CAPTURE_ALLOW_HOSTS: z
     .string()
@@ -200,7 +207,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (problems.length) throw new ConfigError(problems);
 
-  const dataDir = path.resolve(e.DATA_DIR);
+  const dataDir = dataDirOf(cleaned);
   return {
     ...e,
     dataDir,
@@ -208,6 +215,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     sampleData: e.SAMPLE_DATA ?? e.NODE_ENV !== 'production',
   };
+}
+
+/** The data folder's absolute path (DATA_DIR, default ./data), known before the configuration is read or checked. */
+export function dataDirOf(env: Record<string, string | undefined> = process.env): string {
+  return path.resolve(env.DATA_DIR || './data');
 }
 
 /** A random secret generated once and kept in the data folder, so tokens survive restarts without a hard-coded key. */

@@ -248,6 +248,8 @@ describe('backup and restore', () => {
       expect(await runBackup([archive], source.database, (l) => lines.push(l))).toBe(1);
       expect(await runBackup([again], source.database, (l) => lines.push(l))).toBe(0);
       expect(lines.at(-1)).toMatch(/^Backup written to .*again\.tar\.gz: \d+ rows in \d+ tables and \d+ files .* in \d+\.\d s\.$/);
+      // E-mail addresses, password hashes, originals with their GPS data: for the owner's eyes only, whatever the umask.
+      expect((statSync(again).mode & 0o777).toString(8)).toBe('600');
       expect(await runRestore([again, '--check'], source.database, (l) => lines.push(l))).toBe(0);
       expect(lines.at(-1)).toMatch(/is intact/);
       // A backup to a name another backup is writing stops and leaves that one's file alone.

@@ -185,7 +185,13 @@ describe('Dockerfile', () => {
     // The launcher every start goes through: it becomes node with the site's flags on the server bundle.
     expect(finalStage.find((l) => /^CMD /i.test(l))).toBe('CMD ["node", "scripts/serve.mjs"]');
     expect(read('scripts/serve.mjs')).toContain("'dist/main.js'");
-    expect(finalStage.some((l) => /^COPY .*scripts\/serve\.mjs.*scripts\/node-flags\.mjs/.test(l))).toBe(true);
+    const copied = finalStage.filter((l) => /^COPY scripts\//.test(l)).flatMap((l) => l.split(/\s+/).slice(1, -1));
+    // serve.mjs and what it imports; the admin commands' launcher (npm run admin in a container).
+    expect(copied.sort()).toEqual(['scripts/exec-node.mjs', 'scripts/node-flags.mjs', 'scripts/serve.mjs', 'scripts/server-source.mjs']);
+    for (const file of ['serve.mjs', 'server-source.mjs']) {
+      for (const [, imported] of read(`scripts/${file}`).matchAll(/from '\.\/([\w-]+\.mjs)'/g)) expect(copied, `${file} imports ${imported}`).toContain(`scripts/${imported}`);
+    }
+    expect(JSON.parse(read('package.json')).scripts.admin).toBe('exec node scripts/server-source.mjs src/cli.ts');
     // The bundle the image starts is one that scripts/build-server.mjs makes.
     const build = read('scripts/build-server.mjs');
     for (const entry of ['main', 'worker', 'cli']) expect(build).toContain(`'${entry}'`);

@@ -41,7 +41,17 @@ const scrape = async () => {
 it('/ready says which part answers: database and storage ok, Redis not configured', async () => {
   const res = await call(t.app, { method: 'GET', url: '/ready' });
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'not configured', storage: 'ok' } });
+  expect(res.body).toEqual({
+    status: 'ok',
+    checks: {
+      database: 'ok',
+      redis: 'not configured',
+      storage: 'ok',
+      // PGlite (the default here) has no LISTEN connection; a PostgreSQL server does.
+      cacheListener: process.env.TEST_PG_URL ? 'ok' : 'not configured',
+      cacheSubscriber: 'not configured',
+    },
+  });
   expect((await call(t.app, { method: 'GET', url: '/health' })).status).toBe(200);
 });
 
@@ -195,7 +205,10 @@ describe.skipIf(!process.env.REDIS_URL)('Redis gone mid-run (needs REDIS_URL: np
     expect(warnings.filter((w) => /Redis unreachable, each process counts on its own/.test(w))).toHaveLength(1);
     const ready = await call(withRedis.app, { method: 'GET', url: '/ready' });
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatchObject({ failed: ['redis'], checks: { database: 'ok', redis: 'unreachable', storage: 'ok' } });
+    expect(ready.body).toMatchObject({
+      failed: ['redis', 'cacheSubscriber'],
+      checks: { database: 'ok', redis: 'unreachable', storage: 'ok', cacheSubscriber: 'unreachable' },
+    });
     expect((await withRedis.app.inject({ method: 'GET', url: `${API_BASE}/victims` })).statusCode).toBe(200);
 
     await relay.restore();

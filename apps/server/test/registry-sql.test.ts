@@ -3,7 +3,8 @@ import path from 'node:path';
 import { getTableColumns } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_LIST, searchFields, statisticsFields } from '@app/shared';
-import { changedParts, registryFields, registryParts, type RegistryFields } from '../src/db/registry-sql';
+import { changedParts } from '../src/db/registry-diff';
+import { registryFields, registryParts, type RegistryFields } from '../src/db/registry-sql';
 import { recordStats } from '../src/db/schema';
 import { MIGRATIONS_DIR } from '../src/locations';
 

@@ -1,10 +1,10 @@
 import net from 'node:net';
 
 /**
- * A TCP relay on loopback in front of a shared service (Redis), so a test can make the service "go away" and come
+ * A TCP relay on loopback in front of a shared service (Redis, PostgreSQL over TCP or its Unix socket), so a test can make the service "go away" and come
  * back for the processes it tests without stopping the service itself, which other tests and people use.
  */
-export async function startTcpProxy(target: { host: string; port: number }) {
+export async function startTcpProxy(target: { host: string; port: number } | { path: string }) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;
@@ -12,7 +12,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
+        const upstream = net.connect('path' in target ? { path: target.path } : { port: target.port, host: target.host });
         for (const socket of [client, upstream]) {
           sockets.add(socket);
           socket.on('close', () => sockets.delete(socket));

@@ -300,5 +300,30 @@ describe('accounts with e-mail over SMTP', () => {
       const lastStanding = await call(t.app, { method: 'PUT', url: `/api/users/${second.id}/role`, payload: { role: 'admin' }, headers: second.auth });
       expect(lastStanding.status).toBe(400);
     });
+
+    it('counts only supers who can sign in: a super account never activated does not let the last one step down', async () => {
+      const lastSuper = await createUser(t.app, 'super');
+      const auth = lastSuper.auth;
+      for (const { id } of await t.database.query<{ id: string }>(`select id from users where role = 'super' and id <> $1`, [lastSuper.id])) {
+        expect((await call(t.app, { method: 'PUT', url: `/api/users/${id}/role`, payload: { role: 'admin' }, headers: auth })).status).toBe(200);
+      }
+      // A sign-up (never activated) promoted to super by the last one: it cannot sign in, so it manages nothing.
+      const inactive = await createUser(t.app, 'contributor');
+      await t.database.query('update users set active = false where id = $1', [inactive.id]);
+      expect((await call(t.app, { method: 'PUT', url: `/api/users/${inactive.id}/role`, payload: { role: 'super' }, headers: auth })).status).toBe(200);
+      const refused = await call(t.app, { method: 'PUT', url: `/api/users/${lastSuper.id}/role`, payload: { role: 'admin' }, headers: auth });
+      expect(refused.status).toBe(400);
+      expect(refused.body.role).toMatch(/last super/);
+      // Two active supers demoting each other at the same moment: one change wins, one super is left (the other
+      // request is refused as the last super's, or as a token the first change made stale).
+      const other = await createUser(t.app, 'super');
+      const both = await Promise.all([
+        call(t.app, { method: 'PUT', url: `/api/users/${other.id}/role`, payload: { role: 'admin' }, headers: auth }),
+        call(t.app, { method: 'PUT', url: `/api/users/${lastSuper.id}/role`, payload: { role: 'admin' }, headers: other.auth }),
+      ]);
+      expect(both.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(both.find((r) => r.status !== 200)!.status).toBeOneOf([400, 401]);
+      expect(await t.database.query(`select id from users where role = 'super' and active`)).toHaveLength(1);
+    });
   });
 });

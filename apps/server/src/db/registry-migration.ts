@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changedParts, migrationOf } from './registry-sql';
+import { changedParts, migrationOf } from './registry-diff';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MIGRATIONS_DIR = path.join(SERVER_DIR, 'drizzle');

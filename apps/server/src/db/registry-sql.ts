@@ -1,13 +1,13 @@
 import { getTableColumns } from 'drizzle-orm';
-import { ALL_DATA_FIELD_NAMES, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
+import { dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
 import { records } from './schema';
 
 /**
  * The SQL that the category registry decides (FieldDef.search and FieldDef.statistics): the generated search columns
  * of records, the stemmer they use, and the trigger that keeps record_stats. `npm run db:generate` writes what differs
- * from the latest migrations into a new migration (registry-migration.ts); registry-sql.test.ts fails, naming the
- * field, when a migration is missing.
+ * from the latest migrations into a new migration (registry-migration.ts, from what registry-diff.ts finds);
+ * registry-sql.test.ts fails, naming the field, when a migration is missing.
  */
 
 /** What the generated SQL is made from: the registry's declarations by default, another set in tests. */
@@ -53,7 +53,7 @@ export interface FieldUse {
   weight?: SearchWeight;
 }
 
-const BREAK = '\n--> statement-breakpoint\n';
+export const BREAK = '\n--> statement-breakpoint\n';
 
 /** Ge'ez punctuation read as spaces: the text parser would otherwise read it as part of a word. */
 export const GEEZ_PUNCTUATION = '፠፡።፣፤፥፦፧፨';
@@ -61,7 +61,7 @@ export const GEEZ_PUNCTUATION = '፠፡።፣፤፥፦፧፨';
 /** Statistics keep free-text values up to this many characters (longer ones cannot be told apart in record_stats). */
 export const STATS_VALUE_MAX = 300;
 
-function columnOf(field: string): string {
+export function columnOf(field: string): string {
   const column = (getTableColumns(records) as Record<string, { name: string } | undefined>)[field];
   if (!column) throw new Error(`registry: field "${field}" has no column in the records table (db/schema/records.ts)`);
   return column.name;
@@ -256,83 +256,4 @@ function searchSamplePart(): RegistryPart {
 /** Every part, in the order a migration applies them. */
 export function registryParts(fields: RegistryFields = registryFields()): RegistryPart[] {
   return [stemmerPart(), searchVectorPart(fields), searchSamplePart(), searchNamesPart(fields), searchDatePart(fields), statsTriggerPart(fields), statsDateIndexPart(fields)];
-}
-
-const spacing = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** The latest version of `part` in the migrations (their SQL in order), or null when none states it. */
-export function latestOf(part: RegistryPart, migrations: readonly string[]): string | null {
-  let latest: string | null = null;
-  for (const sql of migrations) for (const match of sql.matchAll(part.find)) latest = match[0];
-  return latest;
-}
-
-export interface PartChange {
-  part: RegistryPart;
-  /** Why it is applied: what differs, naming the fields. */
-  reasons: string[];
-}
-
-/**
- * The parts whose latest migration differs from what the registry generates, and the parts rebuilt on them, with what
- * differs, naming the fields: one the registry uses that the latest version does not (or with another weight), or one
- * the latest version uses that the registry no longer does.
- */
-export function changedParts(migrations: readonly string[], fields: RegistryFields = registryFields()): PartChange[] {
-  const changes: PartChange[] = [];
-  for (const part of registryParts(fields)) {
-    const latest = latestOf(part, migrations);
-    const rebuilt = (part.after ?? []).filter((name) => changes.some((c) => c.part.name === name));
-    if (latest !== null && spacing(latest) === spacing(part.text) && !rebuilt.length) continue;
-    const reasons = latest === null ? [`${part.name} is in no migration`] : fieldDifferences(part, latest);
-    for (const name of rebuilt) reasons.push(`${part.name} is rebuilt on the new ${name}`);
-    if (!reasons.length) reasons.push(`${part.name} differs from the latest migration`);
-    changes.push({ part, reasons });
-  }
-  return changes;
-}
-
-/** Column name -> field name, for every data field of the registry. */
-const FIELD_OF_COLUMN = new Map(ALL_DATA_FIELD_NAMES.map((field) => [columnOf(field), field]));
-
-/** The registry fields whose columns `sql` mentions ("column" or r.column), each with the weight of its search_words/setweight group. */
-function mentionedFields(sql: string): Map<string, SearchWeight | undefined> {
-  const found = new Map<string, SearchWeight | undefined>();
-  for (const chunk of sql.split(/(?=setweight\(|search_words\()/)) {
-    // A group's text ends at its weight; what follows the last group (the filter terms) has none.
-    const end = chunk.search(/'[ABC]'\)/);
-    const weight = end < 0 ? undefined : (chunk[end + 1] as SearchWeight);
-    const parts: [string, SearchWeight | undefined][] = end < 0 ? [[chunk, undefined]] : [[chunk.slice(0, end), weight], [chunk.slice(end), undefined]];
-    for (const [text, w] of parts) {
-      for (const match of text.matchAll(/"(\w+)"|\br\.(\w+)/g)) {
-        const field = FIELD_OF_COLUMN.get(match[1] ?? match[2]!);
-        if (field && !found.has(field)) found.set(field, w);
-      }
-    }
-  }
-  return found;
-}
-
-function fieldDifferences(part: RegistryPart, latest: string): string[] {
-  const mentioned = mentionedFields(latest);
-  const reasons: string[] = [];
-  for (const use of part.uses) {
-    if (!mentioned.has(use.field)) reasons.push(`field "${use.field}" (${use.as}) is not in the latest migration's ${part.name}`);
-    else if (use.weight && mentioned.get(use.field) && mentioned.get(use.field) !== use.weight) {
-      reasons.push(`field "${use.field}" has weight ${use.weight} in the registry and ${mentioned.get(use.field)} in the latest migration's ${part.name}`);
-    }
-  }
-  for (const field of mentioned.keys()) {
-    if (!part.uses.some((use) => use.field === field)) reasons.push(`field "${field}" is in the latest migration's ${part.name}, not in the registry's`);
-  }
-  return reasons;
-}
-
-/** The migration that applies `changes`, with a header saying where it comes from. */
-export function migrationOf(changes: readonly PartChange[]): string {
-  const header = `-- Generated by \`npm run db:generate\` from the category registry (apps/server/src/db/registry-sql.ts), because:\n${changes
-    .flatMap((c) => c.reasons)
-    .map((r) => `--   ${r}`)
-    .join('\n')}\n`;
-  return header + changes.map((c) => c.part.apply).join(BREAK) + '\n';
 }

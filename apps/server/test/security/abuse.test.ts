@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
 import { call, createTestApp, createUser, type TestApp } from '../helpers';
 import { linkToken, outboxMessages, uniqueEmail, waitFor } from '../users-mail-helpers';
-import { HOURLY_LIMIT, REPRESENTATIVE_DAILY_LIMIT } from '../../src/modules/campaign/service';
+import { HOURLY_LIMIT, REPRESENTATIVE_DAILY_LIMIT } from '../../src/modules/campaign/limits';
 
 /**
  * Abuse of the account and campaign endpoints. Brute force is throttled per account and address

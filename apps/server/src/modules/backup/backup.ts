@@ -40,7 +40,8 @@ export async function writeBackup(database: Database, storage: Storage, file: st
   const partFile = `${file}.part`;
   try {
     // Created here, exclusively: a second backup to the same name stops instead of writing into this one's file.
-    await (await open(partFile, 'wx')).close();
+    // Readable by its owner only: it holds e-mail addresses, password hashes and originals with their GPS data.
+    await (await open(partFile, 'wx', 0o600)).close();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ArchiveError(`${partFile} exists: another backup to ${file} is running, or one was interrupted (then delete it)`);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import pg from 'pg';
 import { API_BASE } from '@app/shared';
 import { etagMatches } from '../../etag';
 import type { ContentChange } from '../../plugins/services';
-import type { Encoding } from '../../compression';
+import { keepUncompressed, type Encoding } from '../../compression';
 import { cacheKey, type CacheKeyOptions } from './keys';
+import { PostgresListener } from './postgres-listener';
 import {
   answerFromCache,
   makeEntry,
@@ -39,6 +39,11 @@ declare module 'fastify' {
       stats: () => { entries: number; bytes: number; hits: number; misses: number; aliasBytes: number };
       /** Whether a request for this exact URL is answered before routing (stored under it, or an alias of its key). */
       answersBeforeRouting: (url: string) => boolean;
+      /**
+       * Whether the connections that bring other processes' changes hold now: PostgreSQL's LISTEN and the Redis
+       * subscription (`null`: not used here). While one is down this process may serve what another one changed.
+       */
+      listeners: () => { postgres: boolean | null; redis: boolean | null };
     };
   }
 }
@@ -62,6 +67,7 @@ function send(request: FastifyRequest, reply: FastifyReply, entry: CachedRespons
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
   const { body, encoding } = picked();
   if (encoding) reply.header('content-encoding', encoding);
+  else keepUncompressed(request);
   return reply.status(entry.status).header('content-length', body.length).send(body);
 }
 
@@ -96,30 +102,32 @@ export default fp<{ cache: ResponseCache }>(
     // them first. While Redis is unreachable a change goes through PostgreSQL instead, so no process keeps serving
     // what a write made stale (a change may then arrive twice, which clears twice: harmless).
     let notifyPostgres: ((area: ContentChange['area']) => void) | null = null;
+    // After a listener's connection came back, changes sent while it was away are lost: every cache here is treated
+    // as stale (cleared as by a change made elsewhere), whatever the outage was.
+    const resync = () => app.contentChanged({ area: 'records', elsewhere: true });
+    let postgresListener: PostgresListener | null = null;
     if (app.database.url) {
-      const listener = new pg.Client({ connectionString: app.database.url });
-      await listener.connect();
-      listener.on('error', (err) => app.log.error({ err }, 'cache listener lost its connection'));
-      listener.on('notification', (msg) => {
-        if (msg.channel === CHANNEL && msg.payload) fromOthers(msg.payload);
-      });
-      await listener.query(`listen ${CHANNEL}`);
+      const listener = new PostgresListener({ url: app.database.url, channel: CHANNEL, onMessage: fromOthers, onReconnected: resync, log: app.log });
+      await listener.start();
+      postgresListener = listener;
       notifyPostgres = (area) =>
         void app.database
           .query('select pg_notify($1, $2)', [CHANNEL, `${instanceId} ${area}`])
           .catch((err) => app.log.error({ err }, 'cache broadcast failed'));
       broadcast = notifyPostgres;
-      app.addHook('onClose', async () => void (await listener.end()));
+      app.addHook('onClose', async () => listener.stop());
     }
     // Through Redis a change is acknowledged: each other process, once it has cleared its cache, answers on
     // ACK_CHANNEL, and the write's response waits for every answer (PUBLISH says how many processes listen; at most
     // ACK_WAIT_MS), so a read sent to any process after the write's answer sees the write.
     const unacknowledged = new Set<Promise<void>>();
     const redis = app.redis;
+    /** Whether the Redis subscription holds now (false while reconnecting, and until the first one holds). */
+    let subscriberUp = false;
     if (redis) {
       // Its commands wait for a connection however long Redis is away (the site starts without it), and it subscribes
       // again by itself after every reconnect.
-      const subscriber = redis.duplicate({ maxRetriesPerRequest: null });
+      const subscriber = redis.duplicate({ maxRetriesPerRequest: null, connectionName: `${app.config.RATE_LIMIT_PREFIX}cache-subscriber` });
       // Its outages are reported once by the shared connection (plugins/services.ts).
       subscriber.on('error', () => {});
       const waitingForAcks = new Map<string, () => void>();
@@ -128,8 +136,27 @@ export default fp<{ cache: ResponseCache }>(
       const changes = `${app.config.RATE_LIMIT_PREFIX}${CHANNEL}`;
       const acks = `${app.config.RATE_LIMIT_PREFIX}${ACK_CHANNEL}`;
       // Subscribed before the site answers when Redis is there; when it is not, the subscription is made once it comes.
-      const subscribed = subscriber.subscribe(changes, acks).catch((err: Error) => app.log.error({ err }, 'cache: subscribing to Redis failed'));
+      let started = false;
+      /** The subscription holds; `again`: it was away while the site answered, so every cache here is stale. */
+      const holds = (again: boolean) => {
+        if (subscriberUp) return;
+        subscriberUp = true;
+        if (!again) return;
+        app.log.warn('cache: subscribed to Redis again; every cache is cleared, since changes may have been missed meanwhile');
+        resync();
+      };
+      const subscribed = subscriber.subscribe(changes, acks).then(
+        () => holds(started),
+        (err: Error) => app.log.error({ err }, 'cache: subscribing to Redis failed'),
+      );
       await Promise.race([subscribed, new Promise((resolve) => subscriber.once('error', resolve))]);
+      started = true;
+      // ioredis subscribes again by itself after a reconnect, but what was published meanwhile is lost. This SUBSCRIBE
+      // is answered after ioredis' own, so once it is, the subscription holds again.
+      subscriber.on('close', () => void (subscriberUp = false));
+      subscriber.on('ready', () => {
+        if (!subscriberUp) void subscriber.subscribe(changes, acks).then(() => holds(true), () => {});
+      });
       subscriber.on('message', (channel, message: string) => {
         if (channel === acks) return void waitingForAcks.get(message)?.();
         fromOthers(message);
@@ -226,6 +253,7 @@ export default fp<{ cache: ResponseCache }>(
       },
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses, aliasBytes: cache.aliasBytes }),
       answersBeforeRouting: (url) => Boolean(cache.lookup(url)?.entry.wire),
+      listeners: () => ({ postgres: postgresListener ? postgresListener.listening : null, redis: redis ? subscriberUp : null }),
     });
   },
   { name: 'public-cache', dependencies: ['db'] },

@@ -4,6 +4,9 @@ import { LRUCache } from 'lru-cache';
 import { acceptedEncoding, bytesOf, compress, COMPRESS_MIN_BYTES, decompress, type Body, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
 
+/** How long a cached answer is served at most, unless told otherwise (config: CACHE_MAX_AGE_SECONDS). */
+export const DEFAULT_MAX_AGE_MS = 300_000;
+
 /** Public reads change on any write, so caches must revalidate every time (cheap with ETag -> 304). */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /** What a signed-in reader gets: never kept by shared caches, revalidated by the browser. */
@@ -179,10 +182,12 @@ export class ResponseCache {
   hits = 0;
   misses = 0;
 
-  constructor(maxBytes: number) {
+  /** `maxAgeMs`: the longest an entry is served (CACHE_MAX_AGE_SECONDS), even if no change ever reaches this process. */
+  constructor(maxBytes: number, maxAgeMs = DEFAULT_MAX_AGE_MS) {
     this.lru = new LRUCache<string, CachedResponse>({
       maxSize: Math.max(1024, maxBytes),
       sizeCalculation: entrySize,
+      ttl: maxAgeMs,
     });
     this.aliases = new LRUCache<string, string>({
       maxSize: Math.max(1024, Math.floor(maxBytes / 16)),

@@ -1,4 +1,7 @@
-import type { CountryCode } from './directory';
+import type { campaignMessages } from '../../db/schema';
+import { CAMPAIGN_COUNTRIES, type CountryCode } from './directory';
+
+type CampaignMessageRow = typeof campaignMessages.$inferSelect;
 
 /** Placeholder in stored default letters, replaced by the site's public address when served (it may change). */
 const SITE_URL_PLACEHOLDER = '{siteUrl}';
@@ -93,5 +96,23 @@ export function confirmationMail(parts: LetterParts, confirmUrl: string, site: {
       'Once sent, the letter (without your name, address or e-mail) is listed on the public reports page.\n\n' +
       '---------- Your letter ----------\n\n' +
       fullLetter(parts),
+  };
+}
+
+/** The letter's parts from a stored campaign message (a scrubbed sender's fields are empty). */
+export function letterPartsOf(row: CampaignMessageRow): LetterParts {
+  return {
+    representativeName: row.representativeName,
+    body: row.message,
+    sender: {
+      firstName: row.firstName ?? '',
+      lastName: row.lastName ?? '',
+      email: row.email ?? '',
+      streetName: row.streetName ?? '',
+      city: row.city ?? '',
+      zipcode: row.zipcode ?? '',
+      province: row.province,
+      countryName: CAMPAIGN_COUNTRIES[row.country as CountryCode] ?? row.country,
+    },
   };
 }

@@ -1,27 +1,22 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { ContentChange } from '../../plugins/services';
 import type { AuditService } from '../../services/audit';
 import type { JobQueue } from '../../services/jobs';
 import type { MailService } from '../../services/mail';
-import type { ReportDto } from '@app/shared';
 import type { Db } from '../../db';
 import { campaignMessages, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
-import { CAMPAIGN_COUNTRIES, COUNTRY_CODES, type CountryCode } from './directory';
-import { confirmationMail, letterToRepresentative, type LetterParts } from './letters';
+import { confirmationMail, letterPartsOf, letterToRepresentative } from './letters';
+import { checkLimits, SUBMIT_LOCK_KEY } from './limits';
+import { listReports } from './reports';
+import { availability, findRepresentative } from './representatives';
 import { assertTransition, IllegalTransitionError, type CampaignState } from './states';
 import { normaliseForHash, type Submission } from './submission';
 
 const CONFIRM_WITHIN_DAYS = 7;
-/** Per sender e-mail and per IP address. */
-export const HOURLY_LIMIT = 3;
-/** Serialises the limit check and the insert of campaign letters (pg_advisory_xact_lock key). */
-const SUBMIT_LOCK_KEY = 7_301_779;
-/** Letters one representative may receive per day from everyone together: a flood guard, far above normal use. */
-export const REPRESENTATIVE_DAILY_LIMIT = 50;
 export const SEND_JOB = 'campaign.send';
 export const SEND_ATTEMPTS = 3;
 
@@ -46,25 +41,6 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function countryCodeOf(value: string): CountryCode | null {
-  const v = value.trim().toLowerCase();
-  return COUNTRY_CODES.find((code) => code.toLowerCase() === v || CAMPAIGN_COUNTRIES[code].toLowerCase() === v) ?? null;
-}
-
-const NO_EMAIL_NOTE = 'No public e-mail address is known for this representative, so a letter cannot be sent from this site.';
-const UNREACHABLE_NOTE = 'Letters to this representative cannot be delivered at the moment; please choose another representative.';
-
-/** Whether a representative can be written to, and the note the form shows when not. */
-export function availability(rep: { email: string | null; unreachable: boolean; note: string | null }) {
-  if (rep.unreachable) return { available: false, note: rep.note ?? UNREACHABLE_NOTE };
-  if (!rep.email) return { available: false, note: rep.note ?? NO_EMAIL_NOTE };
-  return { available: true, note: rep.note };
-}
-
-/**
- * The campaign's message flow: submit (awaiting confirmation, e-mail to the sender), confirm (queue the send job),
- * send (e-mail to the representative), expire unconfirmed letters, and scrub personal data after sending.
- */
 /** What the campaign uses: the database, the audit log, mail, the job queue, and the one content-changed event. */
 interface CampaignServices {
   db: Db;
@@ -76,6 +52,11 @@ interface CampaignServices {
   contentChanged: (change: ContentChange) => void;
 }
 
+/**
+ * The campaign's message flow: submit (awaiting confirmation, e-mail to the sender), confirm (queue the send job),
+ * send (e-mail to the representative), expire unconfirmed letters, and scrub personal data after sending. The limits,
+ * the representatives and the public reports are in limits.ts, representatives.ts and reports.ts.
+ */
 export class CampaignService {
   private readonly ipKey: Buffer;
   private readonly db: Db;
@@ -108,23 +89,7 @@ export class CampaignService {
   }
 
   async submit(input: Submission, ip: string) {
-    const country = countryCodeOf(input.country);
-    if (!country) throw httpError.badRequest({ country: 'Choose Canada or Australia' });
-    const [rep] = await this.db
-      .select()
-      .from(representatives)
-      .where(and(eq(representatives.country, country), eq(representatives.province, input.province), eq(representatives.district, input.district)));
-    if (!rep) {
-      const [province] = await this.db
-        .select({ id: representatives.id })
-        .from(representatives)
-        .where(and(eq(representatives.country, country), eq(representatives.province, input.province)))
-        .limit(1);
-      if (!province) throw httpError.badRequest({ province: 'Choose a province or state from the list' });
-      throw httpError.badRequest({ district: 'Choose a district from the list' });
-    }
-    const { available, note } = availability(rep);
-    if (!available || !rep.email) throw httpError.badRequest({ district: note ?? NO_EMAIL_NOTE });
+    const { country, rep } = await findRepresentative(this.db, input);
 
     const ipHash = this.hashIp(ip);
     const messageHash = createHash('sha256').update(normaliseForHash(input.message)).digest('hex');
@@ -134,7 +99,7 @@ export class CampaignService {
       // Letters sent at the same moment each counted the stored ones before any was stored, so ten at once from one
       // sender all passed the limit of three (PostgreSQL suite). Check and insert hold one lock: letters are few.
       await tx.execute(sql`select pg_advisory_xact_lock(${SUBMIT_LOCK_KEY})`);
-      await this.checkLimits(tx, { email: input.email, ipHash, messageHash, representativeId: rep.id, representativeName: rep.name });
+      await checkLimits(tx, { email: input.email, ipHash, messageHash, representativeId: rep.id, representativeName: rep.name });
       const [inserted] = await tx
         .insert(campaignMessages)
         .values({
@@ -166,7 +131,7 @@ export class CampaignService {
       return inserted!;
     });
 
-    const mail = confirmationMail(this.letterParts(row), `${this.services.config.publicUrl}/campaign/confirm/${token}`, { name: this.services.config.SITE_NAME }, CONFIRM_WITHIN_DAYS);
+    const mail = confirmationMail(letterPartsOf(row), `${this.services.config.publicUrl}/campaign/confirm/${token}`, { name: this.services.config.SITE_NAME }, CONFIRM_WITHIN_DAYS);
     try {
       await this.services.mail.send({ to: input.email, ...mail });
     } catch (err) {
@@ -177,59 +142,6 @@ export class CampaignService {
       throw httpError.unavailable('We could not send the confirmation e-mail; please try again later');
     }
     return row;
-  }
-
-  /** Rate limits and duplicate refusal, counted from stored messages so they hold across processes. */
-  private async checkLimits(db: Tx, p: { email: string; ipHash: string; messageHash: string; representativeId: string; representativeName: string }) {
-    const now = Date.now();
-    const since = new Date(now - HOUR);
-    for (const condition of [eq(campaignMessages.email, p.email), eq(campaignMessages.ipHash, p.ipHash)]) {
-      const [window] = await db
-        .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${campaignMessages.createdAt})` })
-        .from(campaignMessages)
-        .where(and(condition, gte(campaignMessages.createdAt, since)));
-      if (window && window.n >= HOURLY_LIMIT) {
-        const oldest = window.oldest ? new Date(window.oldest).getTime() : now;
-        throw httpError.tooMany((oldest + HOUR - now) / 1000, `You can send at most ${HOURLY_LIMIT} letters an hour; please try again later`);
-      }
-    }
-    const [duplicate] = await db
-      .select({ id: campaignMessages.id })
-      .from(campaignMessages)
-      .where(
-        and(
-          eq(campaignMessages.representativeId, p.representativeId),
-          eq(campaignMessages.messageHash, p.messageHash),
-          inArray(campaignMessages.state, ['awaiting_confirmation', 'confirmed', 'sent']),
-          or(eq(campaignMessages.email, p.email), eq(campaignMessages.ipHash, p.ipHash)),
-        ),
-      )
-      .limit(1);
-    if (duplicate) throw httpError.badRequest({ message: `You have already written this letter to ${p.representativeName}` });
-    const [day] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(campaignMessages)
-      .where(and(eq(campaignMessages.representativeId, p.representativeId), gte(campaignMessages.createdAt, new Date(now - DAY))));
-    if (day && day.n >= REPRESENTATIVE_DAILY_LIMIT) {
-      throw httpError.tooMany(HOUR / 1000, `${p.representativeName} has received many letters today; please try again tomorrow`);
-    }
-  }
-
-  private letterParts(row: MessageRow): LetterParts {
-    return {
-      representativeName: row.representativeName,
-      body: row.message,
-      sender: {
-        firstName: row.firstName ?? '',
-        lastName: row.lastName ?? '',
-        email: row.email ?? '',
-        streetName: row.streetName ?? '',
-        city: row.city ?? '',
-        zipcode: row.zipcode ?? '',
-        province: row.province,
-        countryName: CAMPAIGN_COUNTRIES[row.country as CountryCode] ?? row.country,
-      },
-    };
   }
 
   async findByToken(token: string): Promise<MessageRow | null> {
@@ -264,7 +176,7 @@ export class CampaignService {
       await this.fail(row.id, 'The representative has no usable e-mail address');
       return;
     }
-    const letter = letterToRepresentative(this.letterParts(row), { name: this.services.config.SITE_NAME, url: this.services.config.publicUrl });
+    const letter = letterToRepresentative(letterPartsOf(row), { name: this.services.config.SITE_NAME, url: this.services.config.publicUrl });
     try {
       await this.services.mail.send({ to: rep.email, replyTo: row.email, ...letter });
     } catch (err) {
@@ -334,37 +246,12 @@ export class CampaignService {
     return due.length;
   }
 
+  listReports(limit: number, offset: number) {
+    return listReports(this.db, limit, offset);
+  }
+
   async maintain(now = new Date()) {
     return { expired: await this.expireUnconfirmed(now), scrubbed: await this.scrubPersonalData(now) };
   }
 
-  /** Delivered letters for /reports, newest first; only the body, never the sender. */
-  async listReports(limit: number, offset: number) {
-    const where = eq(campaignMessages.state, 'sent');
-    const [rows, [count]] = await Promise.all([
-      this.db
-        .select({
-          id: campaignMessages.id,
-          representativeName: campaignMessages.representativeName,
-          district: campaignMessages.district,
-          message: campaignMessages.message,
-          sentAt: campaignMessages.sentAt,
-        })
-        .from(campaignMessages)
-        .where(where)
-        .orderBy(desc(campaignMessages.sentAt), desc(campaignMessages.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ n: sql<number>`count(*)::int` }).from(campaignMessages).where(where),
-    ]);
-    return {
-      total: count?.n ?? 0,
-      items: rows.map((r): ReportDto => ({
-        _id: r.id,
-        title: `Letter to ${r.representativeName}, ${r.district}`,
-        message: r.message,
-        createdAt: (r.sentAt ?? new Date(0)).toISOString(),
-      })),
-    };
-  }
 }

@@ -34,7 +34,7 @@ export interface PageCapture {
   headers: Buffer;
   /** Every HTTP exchange of the page (redirect hops, sub-resources), oldest first: the web archive's records. */
   exchanges: HttpExchange[];
-  /** The TLS certificate chains the browser was shown by the page's https origins, PEM, or null for none. */
+  /** The TLS certificate chains of the page's https hosts, PEM (guarded-proxy.ts says how they are read), or null for none. */
   certificates: string | null;
   /** The browser and the settings it captured with, for the archive's warcinfo record. */
   settings: Record<string, string>;
@@ -54,7 +54,7 @@ interface CapturerOptions {
   isolation?: 'namespace' | 'none';
   /** `keep` only for the tests that show the namespace alone holds: pages lose WebRTC before their scripts run. */
   webrtc?: 'remove' | 'keep';
-  /** Tests only: accept the test servers' self-signed certificates (their chains are still recorded). */
+  /** Capture https pages whose certificate the browser refuses (CAPTURE_ACCEPT_INVALID_TLS); their chains are recorded as shown. */
   ignoreHttpsErrors?: boolean;
   log?: { warn: (msg: string) => void };
 }
@@ -208,7 +208,7 @@ export class PageCapturer {
       if (timedOut) throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`);
       const hops = await headerHops(response.request());
       const exchanges = await recorder.all();
-      const certificates = await certificateChains(cdp, exchanges);
+      const certificates = await proxy.certificates();
       const capturedAt = new Date();
       const headers = Buffer.from(
         `${JSON.stringify(
@@ -321,18 +321,6 @@ class ExchangeRecorder {
     const done = (await Promise.all(this.pending)).filter((e): e is HttpExchange => e !== null);
     return done.sort((a, b) => a.at.getTime() - b.at.getTime());
   }
-}
-
-/** The certificate chain each https origin of the page showed the browser (Chromium's own view), as PEM. */
-async function certificateChains(cdp: { send: (method: 'Network.getCertificate', params: { origin: string }) => Promise<{ tableNames: string[] }> }, exchanges: HttpExchange[]): Promise<string | null> {
-  const origins = [...new Set(exchanges.filter((e) => e.url.startsWith('https:')).map((e) => new URL(e.url).origin))];
-  const blocks: string[] = [];
-  for (const origin of origins) {
-    const { tableNames } = await cdp.send('Network.getCertificate', { origin }).catch(() => ({ tableNames: [] as string[] }));
-    if (!tableNames.length) continue;
-    blocks.push(`# ${origin}\n${tableNames.map((der) => `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`).join('\n')}\n`);
-  }
-  return blocks.length ? blocks.join('') : null;
 }
 
 /** The hops from the cited URL to the final page, oldest first, each with its status and headers. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
 
@@ -19,6 +20,7 @@ export class GuardedProxy {
   overLimit = false;
   private readonly server: http.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly chains = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly policy: AddressPolicy,
@@ -54,6 +56,45 @@ export class GuardedProxy {
       this.refused.push({ url: '', reason: `the page is larger than the limit of ${Math.round(this.maxBytes / 1024 / 1024)} MB` });
     }
     if (this.overLimit) stop();
+  }
+
+  /**
+   * The certificate chain a TLS server at `address` presents for `host`, read once per host and port on a connection
+   * of the proxy's own beside the browser's (the browser's tunnel is end-to-end encrypted, and Chromium gives no
+   * page the chain it verified): same address, same name, same moment. Kept as PEM, with whether Node's CA store
+   * accepts it.
+   */
+  private readChain(host: string, port: number, address: string): void {
+    const key = `${host}:${port}`;
+    if (this.chains.has(key)) return;
+    this.chains.set(
+      key,
+      new Promise<string | null>((resolve) => {
+        const socket = tls.connect({ host: address, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+        const done = (value: string | null) => {
+          socket.destroy();
+          resolve(value);
+        };
+        socket.setTimeout(10_000, () => done(null));
+        socket.on('error', () => done(null));
+        socket.on('secureConnect', () => {
+          const pems: string[] = [];
+          const seen = new Set<string>();
+          for (let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true); cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
+            seen.add(cert.fingerprint256);
+            pems.push(`-----BEGIN CERTIFICATE-----\n${cert.raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`);
+          }
+          const trusted = socket.authorized ? 'accepted by Node.js\'s CA store' : `not accepted by Node.js's CA store (${String(socket.authorizationError)})`;
+          done(pems.length ? `# https://${key} at ${address}, ${socket.getProtocol() ?? 'TLS'}, ${trusted}\n${pems.join('\n')}\n` : null);
+        });
+      }),
+    );
+  }
+
+  /** The chains of every https host the page reached through the proxy (PEM, one block of comments and certificates each), or null. */
+  async certificates(): Promise<string | null> {
+    const chains = (await Promise.all(this.chains.values())).filter((c): c is string => c !== null);
+    return chains.length ? chains.join('') : null;
   }
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -117,6 +158,7 @@ export class GuardedProxy {
       client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
       return;
     }
+    this.readChain(match[1]!, Number(match[2]), address);
     const upstream = net.connect(Number(match[2]), address, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);

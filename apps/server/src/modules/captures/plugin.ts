@@ -38,6 +38,7 @@ export default fp(
           browserPath: config.CAPTURE_BROWSER_PATH,
           timeoutMs: config.CAPTURE_TIMEOUT_SECONDS * 1000,
           maxBytes: config.CAPTURE_MAX_MB,
+          ignoreHttpsErrors: config.CAPTURE_ACCEPT_INVALID_TLS,
           policy,
           log: app.log,
         })),

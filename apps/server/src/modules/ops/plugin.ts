@@ -73,7 +73,11 @@ export default fp(
           : Promise.resolve<CheckResult>('not configured'),
         check('storage', () => app.media.storage.ping()),
       ]);
-      const checks = { database, redis: redisState, storage };
+      // The connections that bring other processes' cache changes: while one is down, this process may serve what
+      // another one changed, so a load balancer should send its traffic elsewhere until it holds again.
+      const listeners = app.publicCache.listeners();
+      const listening = (up: boolean | null): CheckResult => (up === null ? 'not configured' : up ? 'ok' : 'unreachable');
+      const checks = { database, redis: redisState, storage, cacheListener: listening(listeners.postgres), cacheSubscriber: listening(listeners.redis) };
       const failed = Object.entries(checks)
         .filter(([, state]) => state === 'unreachable')
         .map(([name]) => name);

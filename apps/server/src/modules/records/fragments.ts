@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { JoinedParts } from '../../compression';
+import { DEFAULT_MAX_AGE_MS } from '../cache/response-cache';
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
@@ -43,9 +44,11 @@ export class RecordFragments {
    */
   private readonly reading = new Map<string, Promise<unknown>>();
 
-  constructor(maxBytes: number) {
+  /** `maxAgeMs`: the longest a record is kept serialised (CACHE_MAX_AGE_SECONDS), even if no change reaches this process. */
+  constructor(maxBytes: number, maxAgeMs = DEFAULT_MAX_AGE_MS) {
     this.lru = new LRUCache<string, RecordFragment>({
       maxSize: Math.max(1024, maxBytes),
+      ttl: maxAgeMs,
       // Its bytes, and about a kilobyte more (the hash, the objects, the allocations' own overhead and the cache's
       // bookkeeping, as measured: docs/performance.md).
       sizeCalculation: (f) => f.bytes.length + 1024,

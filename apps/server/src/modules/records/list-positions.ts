@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_AGE_MS } from '../cache/response-cache';
 import type { Cursor } from './paging';
 
 /**
@@ -38,13 +39,25 @@ export class ListPositions {
   /** Each list's reads under way, with the positions they will make known (from `start` to before `end`). */
   private readonly reading = new Map<string, { start: number; end: number; read: Promise<unknown> }[]>();
   private generation = 0;
+  /** When the current generation started: past `maxAgeMs` everything known is forgotten (see `fresh`). */
+  private since = Date.now();
+
+  /** `maxAgeMs`: the longest a position is used (CACHE_MAX_AGE_SECONDS), even if no change reaches this process. */
+  constructor(private readonly maxAgeMs = DEFAULT_MAX_AGE_MS) {}
 
   currentGeneration(): number {
+    this.fresh();
     return this.generation;
+  }
+
+  /** Clears what was learnt more than `maxAgeMs` ago (all of it: positions are learnt together and move together). */
+  private fresh(): void {
+    if (Date.now() - this.since > this.maxAgeMs) this.clear();
   }
 
   /** The known position nearest before `offset` in `list`, with the number of entries between it and `offset`. */
   nearestBefore(list: string, offset: number): { cursor: Cursor; skip: number } | null {
+    this.fresh();
     const runs = this.lists.get(list);
     if (!runs || offset <= 0) return null;
     const i = lastStartingBefore(runs, offset);
@@ -62,6 +75,7 @@ export class ListPositions {
 
   /** The known entries from position `offset` on, at most `count`, up to the first position not known. */
   entriesFrom(list: string, offset: number, count: number): Cursor[] {
+    this.fresh();
     const runs = this.lists.get(list);
     const i = runs ? lastStartingBefore(runs, offset + 1) : -1;
     if (i < 0 || count <= 0) return [];
@@ -120,11 +134,13 @@ export class ListPositions {
 
   /** The total of `list` read since the last change, if any. */
   totalOf(list: string): number | undefined {
+    this.fresh();
     return this.totals.get(list);
   }
 
   clear(): void {
     this.generation++;
+    this.since = Date.now();
     this.lists.clear();
     this.totals.clear();
     this.reading.clear();

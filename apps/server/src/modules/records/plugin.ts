@@ -31,9 +31,10 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     // A quarter of the response cache's memory: enough for tens of thousands of records of about a kilobyte.
-    const fragments = new RecordFragments((app.config.CACHE_MAX_MB * 1024 * 1024) / 4);
+    const maxAgeMs = app.config.CACHE_MAX_AGE_SECONDS * 1000;
+    const fragments = new RecordFragments((app.config.CACHE_MAX_MB * 1024 * 1024) / 4, maxAgeMs);
     app.decorate('recordFragments', fragments);
-    const positions = new ListPositions();
+    const positions = new ListPositions(maxAgeMs);
     app.decorate('listPositions', positions);
     app.onContentChanged(({ area }) => {
       if (area !== 'records') return;

@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
-  can,
   dataFields,
   recordInputSchema,
   uploadFields,
@@ -13,11 +12,12 @@ import type { Db } from '../../db';
 import type { AuditService } from '../../services/audit';
 import type { CaptureService } from '../captures/service';
 import type { MediaService } from '../media/service';
-import { media, records, type MediaRow, type RecordRow } from '../../db/schema';
+import { records, type MediaRow, type RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { asClientError, type BodyReader, type UploadPart } from './body';
-import { findLiveMedia, findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
+import { ImageWrites, assertMayModify } from './image-writes';
+import { findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
 
 /**
  * Every write of the records API. Each runs in one transaction together with its audit entry, so a write and its
@@ -56,10 +56,6 @@ function uploadRole(category: CategoryDef, field: string) {
   return { role: 'gallery' as const, accept: 'image' as const, single: false };
 }
 
-function notOwnerMessage(): string {
-  return 'You can only change records you created';
-}
-
 /** What the record writes use: the database, where files go, the audit log and the captures of cited links. */
 interface RecordWriteServices {
   db: Db;
@@ -70,9 +66,11 @@ interface RecordWriteServices {
 
 export class RecordWrites {
   private readonly db: Db;
+  private readonly images: ImageWrites;
 
   constructor(private readonly services: RecordWriteServices) {
     this.db = services.db;
+    this.images = new ImageWrites(services);
   }
 
   /** POST /{category}: 201 with the new record. */
@@ -187,7 +185,7 @@ export class RecordWrites {
   async requireModifiable(category: CategoryDef, id: string, actor: Actor): Promise<RecordRow> {
     const row = await findRecord(this.db, id);
     if (!row || row.deletedAt || row.category !== category.slug) throw httpError.notFound();
-    if (!can.modify(actor, row)) throw httpError.forbidden(notOwnerMessage());
+    assertMayModify(actor, row);
     return row;
   }
 
@@ -253,84 +251,11 @@ export class RecordWrites {
     });
   }
 
-  /**
-   * Takes one file off a record (the original stays in storage, named by the audit entry). With `category`, the
-   * file must belong to that record (DELETE /{category}/{id}/image/{imageId}/delete).
-   */
-  async removeImage(mediaId: string, actor: Actor, owner?: { category: CategoryDef; recordId: string }): Promise<RecordRow> {
-    const found = await findLiveMedia(this.db, mediaId);
-    if (!found || found.record.deletedAt) throw httpError.notFound();
-    if (owner && (found.record.id !== owner.recordId || found.record.category !== owner.category.slug)) {
-      throw httpError.notFound();
-    }
-    if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
-    await this.db.transaction(async (tx) => {
-      const removed = await this.services.media.remove(mediaId, tx);
-      if (!removed) throw httpError.notFound();
-      await this.services.audit.append(
-        {
-          actor,
-          action: 'image.delete',
-          category: found.record.category,
-          recordId: found.record.id,
-          subject: `media:${mediaId}`,
-          changes: {
-            image: {
-              before: { imageId: mediaId, sha256: found.media.sha256, storageKey: found.media.storageKey },
-              after: null,
-            },
-          },
-        },
-        tx,
-      );
-    });
-    return found.record;
+  removeImage(...args: Parameters<ImageWrites['removeImage']>) {
+    return this.images.removeImage(...args);
   }
 
-  /** PUT /images/{id}/edit: a new caption (field `caption`) and/or a new file (field `image`) for one image. */
-  async editImage(body: BodyReader, mediaId: string, actor: Actor): Promise<string> {
-    const found = await findLiveMedia(this.db, mediaId);
-    if (!found || found.record.deletedAt) throw httpError.notFound();
-    if (!can.modify(actor, found.record)) throw httpError.forbidden(notOwnerMessage());
-    return this.db.transaction(async (tx) => {
-      let currentId = mediaId;
-      for (let part = await body.nextFile(); part; part = await body.nextFile()) {
-        if (part.field !== 'image' || currentId !== mediaId) {
-          part.file.stream.resume();
-          throw httpError.badRequest({ [part.file.field]: 'Send one replacement file in the field image' });
-        }
-        await this.services.media.remove(mediaId, tx);
-        try {
-          const replacement = await this.services.media.ingest(
-            part.file,
-            {
-              recordId: found.record.id,
-              role: found.media.role as 'cover' | 'gallery',
-              position: found.media.position,
-              uploadedBy: actor.id,
-              accept: 'image',
-            },
-            tx,
-          );
-          currentId = replacement.id;
-        } catch (err) {
-          throw asClientError(err);
-        }
-      }
-      const captionSent = 'caption' in body.fields;
-      const caption = captionSent ? String(body.fields.caption ?? '').trim() : undefined;
-      if (caption !== undefined && caption.length > 1000) throw httpError.badRequest({ caption: 'Must be at most 1000 characters' });
-      if (!captionSent && currentId === mediaId) throw httpError.badRequest({ image: 'Send a new caption or a new image' });
-      const newCaption = captionSent ? caption || null : found.media.caption;
-      await tx.update(media).set({ caption: newCaption }).where(and(eq(media.id, currentId)));
-      const changes: Record<string, { before: unknown; after: unknown }> = {};
-      if (newCaption !== found.media.caption) changes.caption = { before: found.media.caption, after: newCaption };
-      if (currentId !== mediaId) changes.image = { before: mediaId, after: currentId };
-      await this.services.audit.append(
-        { actor, action: 'image.edit', category: found.record.category, recordId: found.record.id, subject: `media:${currentId}`, changes },
-        tx,
-      );
-      return currentId;
-    });
+  editImage(...args: Parameters<ImageWrites['editImage']>) {
+    return this.images.editImage(...args);
   }
 }

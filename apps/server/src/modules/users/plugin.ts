@@ -16,7 +16,8 @@ import {
   userIdParams,
   userResponse,
 } from './schemas';
-import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, toMe, toUserListItem, type LimitName } from './service';
+import { changeRole, listUsers, readMe, toMe, toUserListItem } from './roles';
+import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, type LimitName } from './service';
 import type { LimitRule } from './rate-limiter';
 import { z } from 'zod';
 import { refusals } from '../../errors';
@@ -118,7 +119,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
   app.get(
     '/me',
     { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...refusals(400, 401) } } },
-    async (request) => toMe(await accounts.me((await request.getActor())!)),
+    async (request) => toMe(await readMe(app.db, (await request.getActor())!)),
   );
 
   app.post(
@@ -146,7 +147,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
       schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...refusals(400, 401, 403) } },
     },
     async (request, reply) => {
-      const { rows, total } = await accounts.list(pageLimit(request.query), request.query.offset ?? 0);
+      const { rows, total } = await listUsers(app.db, pageLimit(request.query), request.query.offset ?? 0);
       reply.header(TOTAL_COUNT_HEADER, String(total));
       return rows.map(toUserListItem);
     },
@@ -160,15 +161,15 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     },
     async (request) => {
       const actor = (await request.getActor())!;
-      return toUserListItem(await accounts.changeRole(actor, request.params.id, request.body.role));
+      return toUserListItem(await changeRole(app.db, app.audit, actor, request.params.id, request.body.role));
     },
   );
 };
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
-  const { db, config, redis, mail, jwt, audit, log } = app;
-  const accounts = new AccountService({ db, config, redis, mail, jwt, audit, log }, options.limits);
+  const { db, config, redis, mail, jwt, log } = app;
+  const accounts = new AccountService({ db, config, redis, mail, jwt, log }, options.limits);
   app.decorate('settleAccountWork', () => accounts.settle());
   app.addHook('onClose', () => accounts.settle());
   await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });

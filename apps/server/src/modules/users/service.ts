@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { isUuid, type Actor, type Role } from '@app/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { users, type UserRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../services/passwords';
-import type { AuditService } from '../../services/audit';
 import type { JwtService } from '../../services/jwt';
 import type { MailMessage, MailService } from '../../services/mail';
 import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailContext } from './emails';
@@ -22,7 +20,6 @@ export const ACTIVATION_SENT = 'If this e-mail belongs to an account that is not
 export const RESET_SENT = 'If an account exists for this e-mail, we sent it a link to reset the password.';
 export const ACTIVATED = 'Your account has been activated, sign in to your account';
 export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with the new password.';
-const LAST_SUPER = 'The last super account cannot be demoted; make another account super first';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -50,21 +47,9 @@ const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
   mailsPerAddress: { max: 5, windowMs: HOUR },
 };
 
-/** The user fields any response may carry; the password hash is never among them. */
-export function toMe(user: UserRow) {
-  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: user.role as Role };
-}
-
-export function toUserListItem(user: UserRow) {
-  return { ...toMe(user), active: user.active, createdAt: user.createdAt.toISOString() };
-}
-
-/** Serialises role changes so two supers cannot demote each other at the same moment and leave none. */
-const ROLE_LOCK_KEY = 7_301_778;
-
 /**
  * What the accounts use: the database, the site's name and address for e-mails, Redis for limits shared between
- * processes (null: per process), mail, the token signer, the audit log (role changes) and the log.
+ * processes (null: per process), mail, the token signer and the log.
  */
 interface AccountServices {
   db: Db;
@@ -72,11 +57,10 @@ interface AccountServices {
   redis: Redis | null;
   mail: Pick<MailService, 'send'>;
   jwt: Pick<JwtService, 'sign'>;
-  audit: Pick<AuditService, 'append'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
-/** Account logic of /api/users: sign-up, activation, sign-in, password reset and roles. */
+/** Account logic of /api/users: sign-up, activation, sign-in and password reset (roles: roles.ts). */
 export class AccountService {
   private readonly limits: Record<LimitName, RateLimit>;
   /** A hash of a random password, verified against when the e-mail is unknown so timing does not reveal accounts. */
@@ -273,44 +257,5 @@ export class AccountService {
       return user.email;
     });
     await this.limits.signinFailuresPerEmail.reset(email);
-  }
-
-  async me(actor: Actor): Promise<UserRow> {
-    const [user] = await this.services.db.select().from(users).where(eq(users.id, actor.id)).limit(1);
-    if (!user) throw httpError.unauthorized();
-    return user;
-  }
-
-  async list(limit: number, offset: number): Promise<{ rows: UserRow[]; total: number }> {
-    const [rows, [total]] = await Promise.all([
-      this.services.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset),
-      this.services.db.select({ n: count() }).from(users),
-    ]);
-    return { rows, total: Number(total?.n ?? 0) };
-  }
-
-  /** Changes a role (super only), raising the token version and writing the audit log in the same transaction. */
-  async changeRole(actor: Actor, userId: string, role: Role): Promise<UserRow> {
-    if (!isUuid(userId)) throw httpError.notFound('No such user');
-    return this.services.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`);
-      const [target] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
-      if (!target) throw httpError.notFound('No such user');
-      if (target.role === role) return target;
-      if (target.role === 'super') {
-        const [supers] = await tx.select({ n: count() }).from(users).where(eq(users.role, 'super'));
-        if (Number(supers?.n ?? 0) <= 1) throw httpError.badRequest({ role: LAST_SUPER });
-      }
-      const [updated] = await tx
-        .update(users)
-        .set({ role, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-        .where(eq(users.id, userId))
-        .returning();
-      await this.services.audit.append(
-        { actor, action: 'user.role', subject: `user:${userId}`, changes: { role: { before: target.role, after: role } } },
-        tx,
-      );
-      return updated!;
-    });
   }
 }
