@@ -157,6 +157,23 @@ describe.skipIf(!haveBrowser)(`the web archive of a capture${haveBrowser ? '' : 
     expect(row.timestampFailure).toBeNull();
   });
 
+  it('records a time-stamp token that does not verify as the capture\'s failure, and leaves it out of the WACZ', async () => {
+    tsa.setMode('untrusted');
+    try {
+      const asked = await call(t.app, { method: 'POST', url: `${API_BASE}/links/${row.recordId}/captures`, headers: editor.auth });
+      expect(asked.status).toBe(202);
+      expect(await t.app.jobs.drain()).toBe(1);
+    } finally {
+      tsa.setMode('good');
+    }
+    const [again] = await t.app.db.select().from(linkCaptures).where(eq(linkCaptures.id, (await call(t.app, { method: 'GET', url: `${API_BASE}/links/${row.recordId}/captures`, headers: editor.auth })).body.captures[0].id));
+    expect(again).toMatchObject({ status: 'done', timestampedAt: null });
+    expect(again!.timestampFailure).toMatch(/refused: .*does not chain to an authority in TSA_CA_FILE/);
+    const digest = JSON.parse((await readZip(await buffer(await t.app.media.storage.get(again!.waczKey!)))).get('datapackage-digest.json')!.toString());
+    expect(digest.signedData.signature).toEqual(expect.any(String));
+    expect(digest.signedData.timestampToken).toBeUndefined();
+  });
+
   it('verify-capture: every check holds for the file as downloaded, with the key as a file, a URL, or the site\'s own', async () => {
     const file = write('genuine.wacz', wacz);
     const keyFile = write('capture-key.pem', (await t.app.inject({ method: 'GET', url: '/.well-known/capture-key' })).body);
