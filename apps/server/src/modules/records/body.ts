@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { AppError, errorKey, httpError } from '../../errors';
 import type { IncomingFile } from '../media/service';
+import { asStorageFailure } from '../media/storage';
 import { NUL_MESSAGE } from '../../plugins/input-guard';
 
 /** Multipart file field names as clients send them, mapped to the registry's upload field names. */
@@ -82,6 +83,9 @@ export function openBody(request: FastifyRequest): BodyReader {
  */
 export function asClientError(err: unknown): unknown {
   if (err instanceof AppError) return err;
+  // A failed write of a file ("EACCES ... open '<file>.part'") is the store's failure (503), not the form's.
+  const storageFailure = asStorageFailure(err);
+  if (storageFailure !== err) return storageFailure;
   const e = err as { code?: string; statusCode?: number; message?: string; name?: string };
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return httpError.tooLarge('image', 'The file is too large');
   if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') {
