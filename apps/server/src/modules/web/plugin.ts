@@ -7,6 +7,8 @@ import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema,
 import type { CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
+import type { Config } from '../../config';
+import { pageRoutes } from './pages';
 import { createPrerenderer } from './prerender';
 import { renderShell, type MetaResolver, type PageMeta } from './shell';
 
@@ -36,6 +38,18 @@ function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cach
   return parsed.success ? { options: { query: parsed.data }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
 
+function brandOf(config: Config): BrandConfig {
+  return {
+    siteName: config.SITE_NAME,
+    hashtagWord: config.HASHTAG_WORD,
+    contactEmail: config.CONTACT_EMAIL,
+    socialUrl: config.SOCIAL_URL,
+    publicUrl: config.publicUrl,
+    relatedSites: config.RELATED_SITES,
+    merchandiseUrl: config.MERCHANDISE_URL ?? '',
+  };
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     brand: BrandConfig;
@@ -53,16 +67,7 @@ declare module 'fastify' {
 export default fp(
   async (app, opts: { distDir?: string; ssrDir?: string }) => {
     const distDir = opts.distDir ?? WEB_DIST;
-    const config = app.config;
-    const brand: BrandConfig = {
-      siteName: config.SITE_NAME,
-      hashtagWord: config.HASHTAG_WORD,
-      contactEmail: config.CONTACT_EMAIL,
-      socialUrl: config.SOCIAL_URL,
-      publicUrl: config.publicUrl,
-      relatedSites: config.RELATED_SITES,
-      merchandiseUrl: config.MERCHANDISE_URL ?? '',
-    };
+    const brand = brandOf(app.config);
     app.decorate('brand', brand);
     app.decorate('metaResolvers', [] as MetaResolver[]);
 
@@ -128,7 +133,9 @@ export default fp(
       );
     };
 
-    // Every client route: the shell. API and media paths keep their JSON 404s.
+    // Every page of the app has its route; any other address a browser opens gets the app's 404 page (its prerender
+    // answers 404). API and media paths keep their JSON 404s.
+    for (const url of pageRoutes()) app.get(url, sendShell);
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       const isApi = pathname.startsWith('/api/') || pathname.startsWith('/media/') || pathname === '/health';
@@ -137,7 +144,6 @@ export default fp(
       }
       return reply.status(404).send({ message: `No such address: ${request.method} ${pathname}` });
     });
-    app.get('/', sendShell);
   },
   { name: 'web', dependencies: ['db', 'public-cache', 'security'] },
 );
