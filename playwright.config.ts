@@ -48,6 +48,8 @@ export default defineConfig({
       // The sample and test records cite example.org: no capture job should try the network while the pages are
       // timed (captures have their own server tests against pages served on loopback).
       CAPTURE_ENABLED: 'false',
+      // The suite signs up more accounts from one address than a visitor may in an hour.
+      SIGNUP_LIMIT_PER_HOUR: '1000',
     },
   },
 });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { API_BASE } from '@app/shared';
 import { apiSignIn, SUPER } from './editor-helpers';
 import { expect, test } from './fixtures';
@@ -40,10 +41,19 @@ test.describe('statistics and map', () => {
     await expect(page.locator('dl.statistics-totals')).toContainText(new Intl.NumberFormat('en').format(massacreDeaths));
 
     // A bar keeps the page's filters and adds its own.
-    const bar = page.getByRole('figure', { name: 'Records per region' }).getByRole('link', { name: /^Amhara: \d+ records?$/ });
+    const bar = page.getByRole('figure', { name: 'Records per region' }).getByRole('link', { name: /^Amhara \d+ records?$/ });
     await expect(bar).toHaveAttribute('href', '/search?category=massacres&region=amhara');
     await bar.click();
     await expect(page).toHaveURL(/\/search\?category=massacres&region=amhara$/);
+  });
+
+  test("a bar's link is named by the words it shows (Lighthouse's label-content-name-mismatch), on both pages", async ({ page }) => {
+    for (const address of ['/statistics', '/map']) {
+      await page.goto(address);
+      await expect(page.locator('.bar-chart').first()).toBeVisible();
+      const results = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+      expect(results.violations.flatMap((v) => v.nodes.map((n) => n.html)), address).toEqual([]);
+    }
   });
 
   test('the filter form puts its state in the address and the charts follow it', async ({ page }) => {
@@ -52,7 +62,7 @@ test.describe('statistics and map', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/\/statistics\?region=afar$/);
     const categories = page.getByRole('figure', { name: 'Records per category' });
-    await expect(categories.getByRole('link', { name: /^Massacres: / })).toHaveAttribute('href', '/search?category=massacres&region=afar');
+    await expect(categories.getByRole('link', { name: /^Massacres \d+ records?$/ })).toHaveAttribute('href', '/search?category=massacres&region=afar');
     // The server renders the filtered page itself (a reload, or a shared link).
     await page.reload();
     await expect(page.getByLabel('Region', { exact: true })).toHaveValue('afar');

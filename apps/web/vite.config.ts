@@ -60,8 +60,8 @@ const SHARED_CHUNKS = {
       test: pathMatches([
         /node_modules\/dayjs\//,
         /src\/lib\/dates\.ts$/,
-        /src\/components\/(Pagination|ResponsiveImage)\.tsx$/,
-        /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|categoryViews\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|MassacreTable\.tsx|FieldValue\.tsx|RecordCard\.tsx|public\.css)$/,
+        /src\/components\/(Pagination|ResponsiveImage|RouteNotice|icons)\.tsx$/,
+        /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|categoryViews\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|MassacreTable\.tsx|FieldValue\.tsx|RecordCard\.tsx|PrivateMark\.tsx|public\.css)$/,
         /shared\/src\/(places\/regions|text)\.ts$/,
       ]),
       priority: 10,

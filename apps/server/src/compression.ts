@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
@@ -6,12 +7,45 @@ export type Encoding = 'br' | 'gzip';
 /** Bodies smaller than this are not worth compressing. */
 export const COMPRESS_MIN_BYTES = 512;
 
-/** The encoding a client takes, brotli first; null when it takes neither. */
+const OFFERED = ['br', 'gzip', 'identity'];
+const PREFERRED = { preferred: ['br', 'gzip'] };
+/**
+ * Answers to the Accept-Encoding values seen lately. Clients send a handful of distinct values, so a hit (nearly
+ * every request) costs a Map lookup instead of a parse; bounded, so random values only restart it.
+ */
+const negotiated = new Map<string, Encoding | null>();
+const NEGOTIATED_MAX = 512;
+
+/**
+ * The encoding to send to a client, as RFC 9110 (12.5.3) reads its Accept-Encoding: q-values (`br;q=0` refuses
+ * brotli), `*` for what the header does not name, `identity`; brotli before gzip when the client likes both as much.
+ * Null: the body goes uncompressed (no header, nothing acceptable, or identity preferred).
+ */
 export function acceptedEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
-  if (/\bbr\b/.test(acceptEncoding)) return 'br';
-  if (/\bgzip\b/.test(acceptEncoding)) return 'gzip';
-  return null;
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding !== undefined) return encoding;
+  try {
+    // "x-gzip" is gzip (RFC 9110 8.4.1.3).
+    const header = acceptEncoding.replace(/(^|[\s,])x-gzip(?=$|[\s,;])/gi, '$1gzip');
+    const best = new Negotiator({ headers: { 'accept-encoding': header } }).encoding(OFFERED, PREFERRED);
+    encoding = best === 'br' || best === 'gzip' ? best : null;
+  } catch {
+    // A header the parser gives up on asks for nothing it can read: the body goes uncompressed.
+    encoding = null;
+  }
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(acceptEncoding, encoding);
+  return encoding;
+}
+
+/**
+ * Marks an answer whose encoding this module chose (none) so that the global compression plugin leaves it as it is:
+ * it reads Accept-Encoding otherwise (`*` as gzip, identity ignored), and would compress what RFC 9110 says the client
+ * prefers uncompressed. Its own opt-out is a request header, set here on the request as the server sees it.
+ */
+export function keepUncompressed(request: FastifyRequest): void {
+  request.headers['x-no-compression'] = 'encoding chosen by the sender';
 }
 
 /**
@@ -97,7 +131,10 @@ export function sendPerRequest(request: FastifyRequest, reply: FastifyReply, bod
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const encoding = bytes.length >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers['accept-encoding']) : null;
   reply.header('vary', 'Accept-Encoding, Authorization');
-  if (!encoding) return reply.send(bytesOf(bytes));
+  if (!encoding) {
+    keepUncompressed(request);
+    return reply.send(bytesOf(bytes));
+  }
   const compressed = compress(bytes, encoding, 'per-request');
   return reply.header('content-encoding', encoding).header('content-length', compressed.length).send(compressed);
 }

@@ -72,6 +72,8 @@ const envSchema = z.object({
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   /** Key prefix of the rate-limit counters in Redis (several sites, or test runs, can share one Redis). */
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, { error: 'must be 1-64 letters, digits, : _ or -' }).default('rl:'),
+  /** Sign-ups one address may make per hour: a guard against mass account creation (a test suite raises it). */
+  SIGNUP_LIMIT_PER_HOUR: positiveInt(10_000).default(10),
   STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: url(['http:', 'https:']).optional(),

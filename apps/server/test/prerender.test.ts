@@ -42,6 +42,8 @@ const renderer = `
 export async function render(url, { brand, api }) {
   if (url.startsWith('/events')) throw new Error('renderer failure (test)');
   if (url.startsWith('/nowhere')) return { html: '<h1>Not found</h1>', stateScript: '', modules: [], status: 404 };
+  // A pager as a page renders it from the address it is given.
+  if (url.startsWith('/links')) return { html: '<a rel="next" href="' + url.replace(/[<>&"]/g, '') + '">Next</a>', stateScript: '', modules: [] };
   const one = /^\\/massacres\\/([^/?]+)$/.exec(url);
   if (one) {
     const res = await api('${API_BASE}/massacres/' + one[1], { method: 'GET' });
@@ -165,6 +167,15 @@ describe('server-rendered pages', () => {
     const removed = await call(t.app, { method: 'DELETE', url: `${API_BASE}/massacres/${id}/delete`, headers: admin.auth });
     expect(removed.status).toBeLessThan(300);
     expect(await page('/massacres')).not.toContain('Sample rendered massacre B (test)');
+  });
+
+  it('renders a stored page from the address it is kept under, so parameters outside its key reach no visitor (issue 37 item 4)', async () => {
+    const first = await page('/links?ref=attacker&next=%2F%2Fevil.example');
+    expect(first).toContain('<a rel="next" href="/links">Next</a>');
+    for (const html of [first, await page('/links'), await page('/links?utm_source=share')]) {
+      expect(html).not.toMatch(/attacker|evil\.example|[?&](ref|next|utm_source)=/);
+    }
+    expect(await page('/links?next=%2F%2Fevil.example&page=2')).toContain('<a rel="next" href="/links?page=2">Next</a>');
   });
 
   it('answers 404 with the rendered page for an unknown address and for a record that is missing, private or trashed', async () => {

@@ -72,6 +72,24 @@ describe('memory counter store clock', () => {
   });
 });
 
+describe('sign-up limit per address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SIGNUP_LIMIT_PER_HOUR: '3' });
+  });
+  afterAll(async () => t?.close());
+
+  it('follows SIGNUP_LIMIT_PER_HOUR: the sign-up after the configured number is refused with 429 and Retry-After', async () => {
+    const signup = (ip: string) => call(t.app, { method: 'POST', url: '/api/users/signup', payload: {}, remoteAddress: ip });
+    for (let i = 0; i < 3; i++) expect((await signup('203.0.113.7')).status).toBe(400);
+    const refused = await signup('203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address has its own count.
+    expect((await signup('203.0.113.8')).status).toBe(400);
+  });
+});
+
 describe.runIf(withRedis)('shared through Redis', () => {
   const prefix = runPrefix();
   const connections: Redis[] = [];

@@ -154,6 +154,42 @@ describe('cached reads answered on the socket', () => {
     again.close();
   });
 
+  it('reads Accept-Encoding as RFC 9110 says (q-values, identity, *) on the socket, through node:http and for a miss', async () => {
+    const cases: [string, string | undefined][] = [
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0', undefined],
+      ['no-br', undefined],
+      ['br;q=0, *', 'gzip'],
+      ['*', 'br'],
+      ['gzip, br', 'br'],
+      ['gzip;q=0.5, br;q=0.4', 'gzip'],
+      ['identity, gzip;q=0.5', undefined],
+      ['identity;q=0, GZIP', 'gzip'],
+      ['x-gzip, br;q=0', 'gzip'],
+      ['gzipped, no-br', undefined],
+      ['gzip;q=0, br;q=0, *', undefined],
+    ];
+    const url = await stored('accept-encoding');
+    for (const [acceptEncoding, expected] of cases) {
+      const onSocket = await RawConnection.open(port);
+      const viaNode = await RawConnection.open(port);
+      const parsed = parsedByNode;
+      onSocket.send(request(url, [`Accept-Encoding: ${acceptEncoding}`]));
+      const fromSocket = await onSocket.answer();
+      expect(parsedByNode, acceptEncoding).toBe(parsed);
+      viaNode.send(request(url, [`Accept-Encoding: ${acceptEncoding}`, VIA_NODE]));
+      const fromNode = await viaNode.answer();
+      expect(parsedByNode, acceptEncoding).toBe(parsed + 1);
+      // A miss: produced, compressed and sent by Fastify.
+      const miss = await probe.app.inject({ method: 'GET', url: `${PROBE}?miss-${encodeURIComponent(acceptEncoding)}`, headers: { 'accept-encoding': acceptEncoding } });
+      for (const [path, encoding] of [['socket', fromSocket.headers['content-encoding']], ['node:http', fromNode.headers['content-encoding']], ['miss', miss.headers['content-encoding']]]) {
+        expect(encoding, `${acceptEncoding} (${path})`).toBe(expected);
+      }
+      onSocket.close();
+      viaNode.close();
+    }
+  });
+
   it('answers pipelined requests in order, and hands the connection to node:http at the first it does not answer', async () => {
     const url = await stored('pipelined');
     const connection = await RawConnection.open(port);

@@ -9,17 +9,22 @@ export function usePageParam(): number {
   return Number.isFinite(page) && page > 0 ? page : 1;
 }
 
-/** The address of page `n` of the current one: the URL's other parameters kept, `page` set (left out for the first). */
-function usePageHref(): (n: number) => string {
+/**
+ * The address of page `n` of the current one: `page` (left out for the first) and the `kept` parameters of the list,
+ * nothing else of the address (a shared link's `?ref=` or `?next=` is not carried from page to page).
+ */
+function usePageHref(kept: readonly string[]): (n: number) => string {
   const [params] = useSearchParams();
   return (n: number) => {
-    const next = new URLSearchParams(params);
-    if (n <= 1) next.delete('page');
-    else next.set('page', String(n));
+    const next = new URLSearchParams();
+    for (const name of kept) for (const value of params.getAll(name)) next.append(name, value);
+    if (n > 1) next.set('page', String(n));
     const qs = next.toString();
     return qs ? `?${qs}` : '?';
   };
 }
+
+const NO_PARAMS: readonly string[] = [];
 
 interface PagerProps {
   page: number;
@@ -30,15 +35,17 @@ interface PagerProps {
    * shared) or a callback (an editor's table whose page is the screen's state).
    */
   onPage: 'address' | ((page: number) => void);
+  /** With 'address': the list's own parameters its page links keep besides `page` (a massacres list's `view`). */
+  keep?: readonly string[];
 }
 
 /**
  * The site's one pager: previous, "Page n of m", next. Shown while there is more than one page, or on a page past the
  * end (an old shared link), which still offers the way back.
  */
-export function Pagination({ page, total, pageSize, onPage }: PagerProps) {
+export function Pagination({ page, total, pageSize, onPage, keep = NO_PARAMS }: PagerProps) {
   const { t } = useTranslation();
-  const hrefOf = usePageHref();
+  const hrefOf = usePageHref(keep);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1 && page <= 1) return null;
   const previous = Math.min(page - 1, pages);

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE } from '@app/shared';
 import { etagMatches } from '../../etag';
 import type { ContentChange } from '../../plugins/services';
-import type { Encoding } from '../../compression';
+import { keepUncompressed, type Encoding } from '../../compression';
 import { cacheKey, type CacheKeyOptions } from './keys';
 import { PostgresListener } from './postgres-listener';
 import {
@@ -67,6 +67,7 @@ function send(request: FastifyRequest, reply: FastifyReply, entry: CachedRespons
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
   const { body, encoding } = picked();
   if (encoding) reply.header('content-encoding', encoding);
+  else keepUncompressed(request);
   return reply.status(entry.status).header('content-length', body.length).send(body);
 }
 

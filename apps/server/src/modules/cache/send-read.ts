@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '@app/shared';
-import { sendPerRequest } from '../../compression';
+import { keepUncompressed, sendPerRequest } from '../../compression';
 import { etagMatches } from '../../etag';
 import type { ReadResponse } from '../records/reads';
 import type { CacheKeyOptions } from './keys';
@@ -58,6 +58,7 @@ export async function sendReadFor(
   if (stored) {
     reply.header('vary', 'Accept-Encoding, Authorization');
     if (stored.encoding) reply.header('content-encoding', stored.encoding);
+    else keepUncompressed(request);
     return reply.header('content-length', stored.body.length).send(stored.body);
   }
   return sendPerRequest(request, reply, response.bytes);

@@ -94,9 +94,11 @@ export async function writeWarc(exchanges: HttpExchange[], info: WarcInfo, pageM
   }
   const first = exchanges[0];
   if (first) {
+    // Under a urn of its own (as Browsertrix names its page records): under the page's URL, a replay looking for
+    // the page nearest the capture time would find this record instead of the page.
     const metadata = WARCRecord.create(
       {
-        url: first.url,
+        url: `urn:pageinfo:${first.url}`,
         date: warcDate(created),
         type: 'metadata',
         warcVersion: 'WARC/1.1',

@@ -13,7 +13,7 @@ import { mediaDto, publicUrl, type MediaDtoOptions, type MediaView } from './dto
 import { verifyOriginals } from './fixity';
 import { UnreadableImageError, makePublicImage, readRestrictedInfo, type RestrictedInfo } from './images';
 import type { SignedLinks } from './signed-links';
-import type { Storage } from './storage';
+import { asStorageFailure, type Storage } from './storage';
 import { stageUpload, type IncomingFile, type Staged } from './upload-staging';
 import { VIDEO_JOB, VIDEO_JOB_ATTEMPTS, processVideo } from './video-job';
 
@@ -76,8 +76,14 @@ export class MediaService {
    * by the file's field and leave nothing behind: no row and no stored file.
    */
   async ingest(file: IncomingFile, options: IngestOptions, tx?: Executor): Promise<MediaRow> {
-    await mkdir(this.tmpDir, { recursive: true });
-    const staged = await stageUpload(file, options.accept, path.join(this.tmpDir, `${randomUUID()}.upload`), this.limits);
+    let staged: Staged;
+    try {
+      await mkdir(this.tmpDir, { recursive: true });
+      staged = await stageUpload(file, options.accept, path.join(this.tmpDir, `${randomUUID()}.upload`), this.limits);
+    } catch (err) {
+      // The staging folder refusing the file is the store's failure (503), not a bad form.
+      throw asStorageFailure(err);
+    }
     try {
       const originalKey = `originals/${staged.sha256.slice(0, 2)}/${staged.sha256}`;
       const derived =

@@ -38,6 +38,27 @@ class StorageUnavailableError extends AppError {
   }
 }
 
+/**
+ * A file could not be written to the local store or the upload staging folder (read-only, full, a folder that is not
+ * one): the same retryable 503, with the cause kept for the log (plugins/errors.ts logs it with the request id).
+ */
+class StorageWriteError extends AppError {
+  constructor(cause: unknown) {
+    super(503, { message: 'Files cannot be stored at the moment; nothing was changed, try again shortly' }, { 'retry-after': '30' });
+    this.cause = cause;
+  }
+}
+
+/** The calls of the file system that write; their failures are the store's, never the client's. */
+const WRITING_CALLS = new Set(['open', 'write', 'writev', 'mkdir', 'rename', 'close', 'fsync', 'fdatasync', 'unlink', 'rmdir', 'copyfile', 'ftruncate']);
+
+/** A failed write to the file system as the retryable 503; anything else (a client's broken stream) as it was. */
+export function asStorageFailure(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const syscall = (err as { syscall?: unknown } | null)?.syscall;
+  return typeof syscall === 'string' && WRITING_CALLS.has(syscall) ? new StorageWriteError(err) : err;
+}
+
 /** Connection-level failures of the S3 client (no HTTP answer, or the server answered 5xx after the SDK's retries). */
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
@@ -70,15 +91,15 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable | Buffer): Promise<void> {
     const target = this.resolve(key);
-    await mkdir(path.dirname(target), { recursive: true });
     // Written beside the target and renamed, so a reader never sees half a file.
     const tmp = `${target}.${process.pid}.${Date.now()}.part`;
     try {
+      await mkdir(path.dirname(target), { recursive: true });
       await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp));
       await rename(tmp, target);
     } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
+      await rm(tmp, { force: true }).catch(() => {});
+      throw asStorageFailure(err);
     }
   }
 

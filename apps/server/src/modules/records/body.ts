@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { AppError, errorKey, httpError } from '../../errors';
 import type { IncomingFile } from '../media/service';
+import { asStorageFailure } from '../media/storage';
 import { NUL_MESSAGE } from '../../plugins/input-guard';
 
 /** Multipart file field names as clients send them, mapped to the registry's upload field names. */
@@ -82,7 +83,9 @@ export function openBody(request: FastifyRequest): BodyReader {
  */
 export function asClientError(err: unknown): unknown {
   if (err instanceof AppError) return err;
-  const e = err as { code?: string; statusCode?: number; message?: string; name?: string };
+  const e = err as { code?: string; statusCode?: number; message?: string; name?: string; syscall?: string };
+  // A failed call of the system (writing a file: "EACCES ... open '<file>.part'") is the server's, not the form's.
+  if (typeof e?.syscall === 'string') return asStorageFailure(err);
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return httpError.tooLarge('image', 'The file is too large');
   if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') {
     return httpError.tooLarge('message', 'Too many parts in the form');

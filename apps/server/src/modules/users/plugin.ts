@@ -125,7 +125,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
   const { db, config, redis, mail, jwt, log } = app;
-  const accounts = new AccountService({ db, config, redis, mail, jwt, log }, options.limits);
+  const signupPerIp = { max: config.SIGNUP_LIMIT_PER_HOUR, windowMs: 60 * 60_000 };
+  const accounts = new AccountService({ db, config, redis, mail, jwt, log }, { signupPerIp, ...options.limits });
   app.decorate('settleAccountWork', () => accounts.settle());
   app.addHook('onClose', () => accounts.settle());
   await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
-import type { CacheKeyOptions } from '../cache/keys';
+import { cacheKey, type CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import type { Config } from '../../config';
@@ -55,8 +55,11 @@ declare module 'fastify' {
     brand: BrandConfig;
     /** Areas add resolvers for their routes (record detail, lists, image viewer). */
     metaResolvers: MetaResolver[];
-    /** The page's HTML and status: 404 for an unknown address or a record an anonymous visitor may not read. */
-    renderPage: (request: FastifyRequest) => Promise<{ status: number; html: string }>;
+    /**
+     * The page's HTML and status: 404 for an unknown address or a record an anonymous visitor may not read. `url`: the
+     * address to render (the request's own by default).
+     */
+    renderPage: (request: FastifyRequest, url?: string) => Promise<{ status: number; html: string }>;
   }
 }
 
@@ -81,8 +84,8 @@ export default fp(
     const prerenderer = hasBuild ? createPrerenderer({ readApi, log: app.log }, { ssrDir: opts.ssrDir ?? WEB_SSR_DIST, distDir, brand }) : null;
     if (prerenderer) app.allowInlineScript(prerenderer.startScript);
 
-    app.decorate('renderPage', async (request: FastifyRequest) => {
-      const pathname = request.url.split('?')[0] ?? '/';
+    app.decorate('renderPage', async (request: FastifyRequest, url = request.url) => {
+      const pathname = url.split('?')[0] ?? '/';
       let meta: PageMeta = {
         title: '',
         description: `${brand.siteName}: documentation of the killings and displacement of the Amhara people in Ethiopia.`,
@@ -95,7 +98,7 @@ export default fp(
           break;
         }
       }
-      const page = await prerenderer?.render(request.url);
+      const page = await prerenderer?.render(url);
       return { status: page?.status ?? 200, html: renderShell(template, meta, brand, page) };
     });
 
@@ -117,11 +120,14 @@ export default fp(
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
     const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
       const key = pageCacheKey(request);
+      // A stored page is sent to every address of its key, so it is rendered from the key, not from the address that
+      // happened to ask first: parameters the key leaves out (`?ref=`, `?next=//elsewhere`) reach no visitor's links.
+      const address = key.cacheable ? cacheKey(request, key.options) : request.url;
       return app.publicCache.serve(
         request,
         reply,
         async () => {
-          const page = await app.renderPage(request);
+          const page = await app.renderPage(request, address);
           return {
             status: page.status,
             headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },

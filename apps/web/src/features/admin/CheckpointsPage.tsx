@@ -58,10 +58,10 @@ export default function CheckpointsPage() {
     <section>
       <PageTitle title={title} />
       <p>{t('admin.checkpointsIntro')}</p>
-      <p>
+      <p className="admin-actions">
         <button type="button" className="btn" disabled={sign.isPending} onClick={() => sign.mutate()}>
           {t('admin.signCheckpoint')}
-        </button>{' '}
+        </button>
         <a href="/.well-known/audit-key">{t('admin.auditKey')}</a>
       </p>
       {feedback ? (
@@ -76,15 +76,16 @@ export default function CheckpointsPage() {
         page={page}
         pageSize={PAGE_SIZE}
         onPage={setPage}
+        stacked
       >
         {(row) => (
           <tr key={row.seq}>
-            <td>{row.seq}</td>
-            <td>{formatDateTime(row.at, i18n.language)}</td>
-            <td>
+            <td data-label={t('admin.checkpointSeq')}>{row.seq}</td>
+            <td data-label={t('admin.at')}>{formatDateTime(row.at, i18n.language)}</td>
+            <td data-label={t('admin.checkpointHash')}>
               <code title={row.hash}>{row.hash.slice(0, 16)}…</code>
             </td>
-            <td>{row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')}</td>
+            <td data-label={t('admin.checkpointTimestamp')}>{row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')}</td>
           </tr>
         )}
       </PagedTable>

@@ -50,33 +50,43 @@ export default function TrashPage() {
           {feedback.text}
         </p>
       ) : null}
-      <PagedTable query={trash} headings={[t('admin.title'), t('admin.category'), t('admin.deletedAt'), t('admin.actions')]} emptyText={t('admin.trashEmpty')} page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <PagedTable
+        query={trash}
+        headings={[t('admin.title'), t('admin.category'), t('admin.deletedAt'), t('admin.actions')]}
+        emptyText={t('admin.trashEmpty')}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={setPage}
+        stacked
+      >
         {(record) => (
           <tr key={record._id}>
-            <td>{record.title}</td>
-            <td>{t(CATEGORIES[record.category]?.singular ?? record.category)}</td>
-            <td>{formatDateTime(record.deletedAt, i18n.language)}</td>
-            <td className="admin-actions">
-              <button
-                type="button"
-                className="btn"
-                disabled={act.isPending}
-                aria-label={`${t('admin.restore')}: ${record.title}`}
-                onClick={() => act.mutate({ record, purge: false })}
-              >
-                {t('admin.restore')}
-              </button>
-              {can.purge(user) ? (
+            <td data-label={t('admin.title')}>{record.title}</td>
+            <td data-label={t('admin.category')}>{t(CATEGORIES[record.category]?.singular ?? record.category)}</td>
+            <td data-label={t('admin.deletedAt')}>{formatDateTime(record.deletedAt, i18n.language)}</td>
+            <td data-label={t('admin.actions')}>
+              <div className="admin-actions">
                 <button
                   type="button"
-                  className="btn btn-secondary"
+                  className="btn"
                   disabled={act.isPending}
-                  aria-label={`${t('admin.purge')}: ${record.title}`}
-                  onClick={() => window.confirm(t('admin.confirmPurge')) && act.mutate({ record, purge: true })}
+                  aria-label={`${t('admin.restore')}: ${record.title}`}
+                  onClick={() => act.mutate({ record, purge: false })}
                 >
-                  {t('admin.purge')}
+                  {t('admin.restore')}
                 </button>
-              ) : null}
+                {can.purge(user) ? (
+                  <button
+                    type="button"
+                    className="btn btn-secondary"
+                    disabled={act.isPending}
+                    aria-label={`${t('admin.purge')}: ${record.title}`}
+                    onClick={() => window.confirm(t('admin.confirmPurge')) && act.mutate({ record, purge: true })}
+                  >
+                    {t('admin.purge')}
+                  </button>
+                ) : null}
+              </div>
             </td>
           </tr>
         )}

@@ -11,6 +11,9 @@ import { RecordCard } from './RecordCard';
 import { useCategoryFromPath } from './useCategoryFromPath';
 import './public.css';
 
+/** What a list's page links keep besides the page: the massacres table view. */
+const LIST_PARAMS = ['view'] as const;
+
 type View = 'cards' | 'table';
 
 /** Massacres can be read as cards or as a fact-sheet table; the choice is kept in the URL (?view=table). */
@@ -58,7 +61,7 @@ export default function ListPage() {
         <>
           <EmptyState text={t(category.emptyText)} />
           {/* A page past the end (an old shared link) still offers the way back. */}
-          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" />
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" keep={LIST_PARAMS} />
         </>
       ) : (
         <>
@@ -73,7 +76,7 @@ export default function ListPage() {
               ))}
             </div>
           )}
-          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" />
+          <Pagination page={page} total={data.total} pageSize={PAGE_SIZE} onPage="address" keep={LIST_PARAMS} />
         </>
       )}
     </section>
