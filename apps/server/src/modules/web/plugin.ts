@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import { cacheKey, type CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
@@ -48,6 +48,21 @@ function brandOf(config: Config): BrandConfig {
     relatedSites: config.RELATED_SITES,
     merchandiseUrl: config.MERCHANDISE_URL ?? '',
   };
+}
+
+/** The build's files, each a route of its own; hashed assets are cached for good, the rest for an hour. */
+async function serveAssets(app: FastifyInstance, distDir: string) {
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    preCompressed: true,
+    setHeaders(res, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
 }
 
 declare module 'fastify' {
@@ -102,19 +117,7 @@ export default fp(
       return { status: page?.status ?? 200, html: renderShell(template, meta, brand, page) };
     });
 
-    if (hasBuild) {
-      await app.register(fastifyStatic, {
-        root: distDir,
-        prefix: '/',
-        index: false,
-        wildcard: false,
-        preCompressed: true,
-        setHeaders(res, filePath) {
-          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-          res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-        },
-      });
-    }
+    if (hasBuild) await serveAssets(app, distDir);
 
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
