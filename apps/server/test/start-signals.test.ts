@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { stopCluster } from '../src/db/embedded-server';
 
 /**
- * `npm start` and `npm run serve` as a supervisor runs them: SIGTERM or SIGINT to the process it started (npm) stops
+ * `npm start`, `npm run serve` and `npm run worker` as a supervisor runs them: SIGTERM or SIGINT to the process it started (npm) stops
  * the server and its embedded PostgreSQL server, leaving nothing running. Supervisors (systemd, tini, a process
  * manager) signal that one process, not its process group as a terminal's Ctrl-C does.
  */
@@ -72,11 +72,12 @@ async function until(what: string, done: () => boolean | Promise<boolean>, child
   return Date.now() - started;
 }
 
-async function startThenSignal(script: 'start' | 'serve', signal: 'SIGTERM' | 'SIGINT') {
+async function startThenSignal(script: 'start' | 'serve' | 'worker', signal: 'SIGTERM' | 'SIGINT') {
   const port = await freePort();
   const child = spawn('npm', ['run', script], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_DATA: 'false', LOG_LEVEL: 'warn' },
+    // The worker says when it runs (at level info); it answers no HTTP.
+    env: { ...process.env, NODE_ENV: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_DATA: 'false', LOG_LEVEL: script === 'worker' ? 'info' : 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -85,24 +86,25 @@ async function startThenSignal(script: 'start' | 'serve', signal: 'SIGTERM' | 'S
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));
-  const health = () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+  const ready = () =>
+    script === 'worker' ? /Worker \d+ running jobs/.test(output) : fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
   // `npm start` may build first: minutes on a loaded machine.
-  const readyMs = await until(`npm run ${script} answering /health`, async () => {
-    if (gone) throw new Error(`npm run ${script} exited before answering:\n${output}`);
-    return health();
+  const readyMs = await until(`npm run ${script} ready`, async () => {
+    if (gone) throw new Error(`npm run ${script} exited before it was ready:\n${output}`);
+    return ready();
   }, child, () => output, 600_000);
   expect(processesOfDataDir().some((p) => p.command.includes(`-D ${clusterDir}`))).toBe(true);
 
   child.kill(signal);
   // The issue asks for 10 s; the limit here only catches a hang on a busy machine, the time taken is printed.
   const took = await until(
-    `after ${signal} to npm run ${script}: the site's port closed, npm and PostgreSQL gone`,
+    `after ${signal} to npm run ${script}: the site's port closed, npm, the process it ran and PostgreSQL gone`,
     async () => gone && !(await portOpen(port)) && !existsSync(path.join(clusterDir, 'postmaster.pid')) && processesOfDataDir().length === 0,
     child,
     () => `${output}\nstill running:\n${processesOfDataDir().map((p) => `${p.pid} ${p.command}`).join('\n')}`,
     60_000,
   );
-  console.log(`npm run ${script}: answered in ${(readyMs / 1000).toFixed(1)} s; after ${signal} everything stopped in ${(took / 1000).toFixed(1)} s`);
+  console.log(`npm run ${script}: ready in ${(readyMs / 1000).toFixed(1)} s; after ${signal} everything stopped in ${(took / 1000).toFixed(1)} s`);
   return output;
 }
 
@@ -118,4 +120,8 @@ it('npm start again, with no source changed: no build, and SIGTERM stops it all'
   const output = await startThenSignal('start', 'SIGTERM');
   expect(output).toContain('The build is current');
   expect(output).not.toMatch(/vite v\d|server bundled/);
+});
+
+it('SIGTERM to npm run worker stops the worker and the database it started', async () => {
+  await startThenSignal('worker', 'SIGTERM');
 });
