@@ -344,6 +344,9 @@ export function cachedAnswer(
   return { status: 200, headers, body: method === 'HEAD' ? undefined : body, method, served: entry.served };
 }
 
+/** The id a request answered from the cache gets, from its X-Request-Id header (given by the app: ops/request-id.ts). */
+export type RequestIdFor = (given: string | string[] | undefined) => string;
+
 /** Counts an answer sent where Fastify does not see it (its hooks count the others), for /metrics. */
 export function countServed(answer: CachedAnswer): void {
   if (answer.served) answer.served[answer.method][answer.status]++;
