@@ -11,7 +11,8 @@ import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import mediaPlugin from './modules/media/plugin';
 import publicCachePlugin from './modules/cache/plugin';
-import { answerFromCache, ResponseCache } from './modules/cache/response-cache';
+import { ResponseCache } from './modules/cache/response-cache';
+import { answerThroughNode } from './modules/cache/node-hits';
 import { answerHitsOnSockets } from './modules/cache/socket-hits';
 import healthRoutes from './modules/health/plugin';
 import opsPlugin from './modules/ops/plugin';
@@ -44,7 +45,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // answered on the socket, before node:http parses it (socket-hits.ts); the others by the HTTP server's handler.
     serverFactory: (handler) =>
       answerHitsOnSockets(
-        createServer((req, res) => answerFromCache(publicResponses, req, res) || handler(req, res)),
+        createServer((req, res) => answerThroughNode(publicResponses, req, res) || handler(req, res)),
         publicResponses,
       ),
     logger: options.logger ?? { level: config.LOG_LEVEL },

@@ -84,4 +84,7 @@ it('a failed write of a file is never read as a malformed form (its temporary na
   expect((answer as AppError).cause).toBe(refused);
   // A form that is broken still is one.
   expect((asClientError(new Error('Unexpected end of form')) as AppError).statusCode).toBe(400);
+  // A client's connection dropping mid-upload is not the store's failure either.
+  const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
+  expect(asClientError(reset)).toBe(reset);
 });

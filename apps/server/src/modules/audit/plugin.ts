@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, auditChainReportSchema, auditEntrySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
 import { refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import { scheduleCheckpoints } from './schedule';
 import { auditQuery, checkpointDto, checkpointSchema } from './schemas';
 
 /** The audit log for admins: entries newest first, and a check of the hash chain. */
@@ -83,34 +84,7 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
     reply.header('content-type', 'application/x-pem-file; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${app.auditSigner.publicKeyPem}\n`),
   );
 
-  // At least one checkpoint a day while the chain grows (the others come with every AUDIT_CHECKPOINT_EVERY entries).
-  const daily = async () => {
-    const newest = await app.audit.newestCheckpoint();
-    if (!newest || Date.now() - newest.at.getTime() >= DAY_MS) await app.audit.checkpoint();
-  };
-  // With TSA_URL, checkpoints are time-stamped by that authority soon after they are signed.
-  const tsaUrl = app.config.TSA_URL;
-  let stamping: NodeJS.Timeout | undefined;
-  if (tsaUrl) {
-    const stamp = () => void app.audit.stampCheckpoints(tsaUrl).catch((err: unknown) => app.log.warn({ err }, 'audit checkpoint time-stamp failed; tried again later'));
-    app.addHook('onReady', async () => {
-      stamp();
-      stamping = setInterval(stamp, STAMP_EVERY_MS);
-      stamping.unref();
-    });
-    app.addHook('onClose', async () => clearInterval(stamping));
-  }
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    await daily().catch((err: unknown) => app.log.error({ err }, 'audit checkpoint failed'));
-    timer = setInterval(() => void daily().catch((err: unknown) => app.log.error({ err }, 'audit checkpoint failed')), HOUR_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  scheduleCheckpoints(app);
 };
-
-const HOUR_MS = 3_600_000;
-const STAMP_EVERY_MS = 60_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export default auditRoutes;

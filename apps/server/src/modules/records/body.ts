@@ -83,9 +83,10 @@ export function openBody(request: FastifyRequest): BodyReader {
  */
 export function asClientError(err: unknown): unknown {
   if (err instanceof AppError) return err;
-  const e = err as { code?: string; statusCode?: number; message?: string; name?: string; syscall?: string };
-  // A failed call of the system (writing a file: "EACCES ... open '<file>.part'") is the server's, not the form's.
-  if (typeof e?.syscall === 'string') return asStorageFailure(err);
+  // A failed write of a file ("EACCES ... open '<file>.part'") is the store's failure (503), not the form's.
+  const storageFailure = asStorageFailure(err);
+  if (storageFailure !== err) return storageFailure;
+  const e = err as { code?: string; statusCode?: number; message?: string; name?: string };
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return httpError.tooLarge('image', 'The file is too large');
   if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FILES_LIMIT' || e?.code === 'FST_FIELDS_LIMIT') {
     return httpError.tooLarge('message', 'Too many parts in the form');

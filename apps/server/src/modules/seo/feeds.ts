@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, desc, isNull, eq } from 'drizzle-orm';
-import { CATEGORIES, CATEGORY_LIST, paths, type CategoryDef, type RecordDto } from '@app/shared';
+import { CATEGORIES, CATEGORY_LIST, escapeHtml, paths, type CategoryDef, type RecordDto } from '@app/shared';
 import { records } from '../../db/schema';
 import { previewText } from './meta';
 
@@ -8,9 +8,6 @@ import { previewText } from './meta';
 const FEED_SIZE = 50;
 /** A sitemap file holds at most 50,000 URLs (sitemaps.org). */
 const SITEMAP_MAX_URLS = 50_000;
-
-const xml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /** RSS 2.0 of the newest public records (all categories, or one), read as an anonymous visitor would. */
 /** What feeds and the sitemap read: the public reads, the site's brand and (for the sitemap) the database. */
@@ -30,12 +27,12 @@ export async function renderFeed(app: FeedServices, category: CategoryDef | null
     const kind = CATEGORIES[record.category]?.listName ?? record.category;
     return [
       '    <item>',
-      `      <title>${xml(record.title)}</title>`,
-      `      <link>${xml(url)}</link>`,
-      `      <guid isPermaLink="true">${xml(url)}</guid>`,
+      `      <title>${escapeHtml(record.title)}</title>`,
+      `      <link>${escapeHtml(url)}</link>`,
+      `      <guid isPermaLink="true">${escapeHtml(url)}</guid>`,
       `      <pubDate>${new Date(record.createdAt).toUTCString()}</pubDate>`,
-      `      <category>${xml(kind)}</category>`,
-      `      <description>${xml(previewText(record.description))}</description>`,
+      `      <category>${escapeHtml(kind)}</category>`,
+      `      <description>${escapeHtml(previewText(record.description))}</description>`,
       '    </item>',
     ].join('\n');
   });
@@ -43,10 +40,10 @@ export async function renderFeed(app: FeedServices, category: CategoryDef | null
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
     '  <channel>',
-    `    <title>${xml(title)}</title>`,
-    `    <link>${xml(pageUrl)}</link>`,
-    `    <atom:link href="${xml(selfUrl)}" rel="self" type="application/rss+xml"/>`,
-    `    <description>${xml(`New records on ${app.brand.siteName}`)}</description>`,
+    `    <title>${escapeHtml(title)}</title>`,
+    `    <link>${escapeHtml(pageUrl)}</link>`,
+    `    <atom:link href="${escapeHtml(selfUrl)}" rel="self" type="application/rss+xml"/>`,
+    `    <description>${escapeHtml(`New records on ${app.brand.siteName}`)}</description>`,
     '    <language>en</language>',
     items[0] ? `    <lastBuildDate>${new Date(items[0].createdAt).toUTCString()}</lastBuildDate>` : '',
     ...entries,
@@ -69,12 +66,12 @@ export async function renderSitemap(app: FeedServices): Promise<string> {
     .orderBy(desc(records.createdAt))
     .limit(SITEMAP_MAX_URLS - fixed.length);
   const urls = [
-    ...fixed.map((p) => `  <url><loc>${xml(`${base}${p}`)}</loc></url>`),
+    ...fixed.map((p) => `  <url><loc>${escapeHtml(`${base}${p}`)}</loc></url>`),
     ...rows
       .filter((r) => r.category in CATEGORIES)
       .map(
         (r) =>
-          `  <url><loc>${xml(`${base}${paths.detail(r.category as RecordDto['category'], r.id)}`)}</loc><lastmod>${r.updatedAt.toISOString()}</lastmod></url>`,
+          `  <url><loc>${escapeHtml(`${base}${paths.detail(r.category as RecordDto['category'], r.id)}`)}</loc><lastmod>${r.updatedAt.toISOString()}</lastmod></url>`,
       ),
   ];
   return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');

@@ -1,4 +1,4 @@
-import { paths } from '@app/shared';
+import { escapeHtml, paths } from '@app/shared';
 import type { MailMessage } from '../../services/mail';
 
 /** The account e-mails: plain text and HTML of the same content, naming the site and its address. */
@@ -12,9 +12,6 @@ interface Recipient {
   email: string;
   firstName: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function compose(
   ctx: EmailContext,

@@ -1,25 +1,19 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pageLimit, TOTAL_COUNT_HEADER, USERS_API_BASE } from '@app/shared';
+import { USERS_API_BASE } from '@app/shared';
 import {
   emailOnlyBody,
   inactiveResponse,
-  listQuery,
-  meResponse,
   messageResponse,
   resetBody,
-  roleBody,
   signinBody,
   signupBody,
   tokenParams,
   tokenResponse,
-  userIdParams,
-  userResponse,
 } from './schemas';
-import { changeRole, listUsers, readMe, toMe, toUserListItem } from './roles';
+import { registerAccountRoutes } from './account-routes';
 import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, type LimitName } from './service';
 import type { LimitRule } from './rate-limiter';
-import { z } from 'zod';
 import { refusals } from '../../errors';
 import fp from 'fastify-plugin';
 
@@ -108,20 +102,6 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     },
   );
 
-  /**
-   * Sign-out. Tokens are stateless JWTs: the server keeps no session, so signing out means the client deletes its
-   * token. This call exists for the spec's contract and always answers 200. A token stays valid until it expires
-   * (JWT_TTL_HOURS) unless the account's token version is raised, which a password reset or a role change does:
-   * then every token issued before stops working at once.
-   */
-  app.get('/signout', { schema: { tags, response: { 200: messageResponse, ...refusals(400) } } }, async () => ({ message: 'Signed out' }));
-
-  app.get(
-    '/me',
-    { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...refusals(400, 401) } } },
-    async (request) => toMe(await readMe(app.db, (await request.getActor())!)),
-  );
-
   app.post(
     '/forgotpassword',
     { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
@@ -139,31 +119,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
       return { message: PASSWORD_CHANGED };
     },
   );
-
-  app.get(
-    '/',
-    {
-      preHandler: app.requireRole('super'),
-      schema: { tags, querystring: listQuery, response: { 200: z.array(userResponse), ...refusals(400, 401, 403) } },
-    },
-    async (request, reply) => {
-      const { rows, total } = await listUsers(app.db, pageLimit(request.query), request.query.offset ?? 0);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return rows.map(toUserListItem);
-    },
-  );
-
-  app.put(
-    '/:id/role',
-    {
-      preHandler: app.requireRole('super'),
-      schema: { tags, params: userIdParams, body: roleBody, response: { 200: userResponse, ...refusals(400, 401, 403, 404, 413, 415) } },
-    },
-    async (request) => {
-      const actor = (await request.getActor())!;
-      return toUserListItem(await changeRole(app.db, app.audit, actor, request.params.id, request.body.role));
-    },
-  );
+  registerAccountRoutes(app);
 };
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */

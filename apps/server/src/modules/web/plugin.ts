@@ -2,11 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import { cacheKey, type CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
+import type { Config } from '../../config';
+import { pageRoutes } from './pages';
 import { createPrerenderer } from './prerender';
 import { renderShell, type MetaResolver, type PageMeta } from './shell';
 
@@ -36,6 +38,33 @@ function pageCacheKey(request: FastifyRequest): { options: CacheKeyOptions; cach
   return parsed.success ? { options: { query: parsed.data }, cacheable: true } : { options: { params: [] }, cacheable: false };
 }
 
+function brandOf(config: Config): BrandConfig {
+  return {
+    siteName: config.SITE_NAME,
+    hashtagWord: config.HASHTAG_WORD,
+    contactEmail: config.CONTACT_EMAIL,
+    socialUrl: config.SOCIAL_URL,
+    publicUrl: config.publicUrl,
+    relatedSites: config.RELATED_SITES,
+    merchandiseUrl: config.MERCHANDISE_URL ?? '',
+  };
+}
+
+/** The build's files, each a route of its own; hashed assets are cached for good, the rest for an hour. */
+async function serveAssets(app: FastifyInstance, distDir: string) {
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    preCompressed: true,
+    setHeaders(res, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     brand: BrandConfig;
@@ -56,16 +85,7 @@ declare module 'fastify' {
 export default fp(
   async (app, opts: { distDir?: string; ssrDir?: string }) => {
     const distDir = opts.distDir ?? WEB_DIST;
-    const config = app.config;
-    const brand: BrandConfig = {
-      siteName: config.SITE_NAME,
-      hashtagWord: config.HASHTAG_WORD,
-      contactEmail: config.CONTACT_EMAIL,
-      socialUrl: config.SOCIAL_URL,
-      publicUrl: config.publicUrl,
-      relatedSites: config.RELATED_SITES,
-      merchandiseUrl: config.MERCHANDISE_URL ?? '',
-    };
+    const brand = brandOf(app.config);
     app.decorate('brand', brand);
     app.decorate('metaResolvers', [] as MetaResolver[]);
 
@@ -97,19 +117,7 @@ export default fp(
       return { status: page?.status ?? 200, html: renderShell(template, meta, brand, page) };
     });
 
-    if (hasBuild) {
-      await app.register(fastifyStatic, {
-        root: distDir,
-        prefix: '/',
-        index: false,
-        wildcard: false,
-        preCompressed: true,
-        setHeaders(res, filePath) {
-          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-          res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-        },
-      });
-    }
+    if (hasBuild) await serveAssets(app, distDir);
 
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
@@ -134,7 +142,9 @@ export default fp(
       );
     };
 
-    // Every client route: the shell. API and media paths keep their JSON 404s.
+    // Every page of the app has its route; any other address a browser opens gets the app's 404 page (its prerender
+    // answers 404). API and media paths keep their JSON 404s.
+    for (const url of pageRoutes()) app.get(url, sendShell);
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       const isApi = pathname.startsWith('/api/') || pathname.startsWith('/media/') || pathname === '/health';
@@ -143,7 +153,6 @@ export default fp(
       }
       return reply.status(404).send({ message: `No such address: ${request.method} ${pathname}` });
     });
-    app.get('/', sendShell);
   },
   { name: 'web', dependencies: ['db', 'public-cache', 'security'] },
 );

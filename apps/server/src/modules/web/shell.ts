@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { jsonForScript, type BrandConfig } from '@app/shared';
+import { escapeHtml, jsonForScript, type BrandConfig } from '@app/shared';
 
 export interface PageMeta {
   title: string;
@@ -13,9 +13,6 @@ export interface PageMeta {
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** A page the server rendered: its markup, the data it came from, and the app's scripts and the screen's styles. */
 export interface PrerenderedBody {
