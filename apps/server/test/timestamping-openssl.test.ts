@@ -81,7 +81,8 @@ describe('RFC 3161 tokens from an openssl time-stamping authority', () => {
           'select timestamp_token, timestamp_failure from audit_checkpoints',
         );
         expect(failed.length).toBeGreaterThan(0);
-        expect(failed.every((c) => c.timestamp_token === null && /time-stamp|chain/.test(c.timestamp_failure ?? ''))).toBe(true);
+        // The checkpoints that are not recorded as failed time-stamps, shown whole if any (empty when all hold).
+        expect(failed.filter((c) => !(c.timestamp_token === null && /time-stamp|chain/.test(c.timestamp_failure ?? '')))).toEqual([]);
         // A failure is not asked for again at once.
         tsa.setMode('good');
         expect(await t.app.audit.stampCheckpoints(tsa.url)).toBe(0);
