@@ -110,6 +110,8 @@ const envSchema = z.object({
   /** Bearer token that opens /metrics (Prometheus); without it /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** One info line per answer sent from the cache (request id, method, URL, status); off by default for throughput. */
+  LOG_CACHED_HITS: bool.default(false),
   /** Every this many audit entries, a signed checkpoint of the chain's head (and at least daily). */
   AUDIT_CHECKPOINT_EVERY: positiveInt(1_000_000).default(100),
   /** Ed25519 private key (PEM) that signs audit checkpoints; generated into DATA_DIR when not set. */

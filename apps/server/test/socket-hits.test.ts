@@ -359,6 +359,61 @@ describe('cached reads answered on the socket', () => {
   });
 });
 
+describe('cached hits in the log', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({});
+  });
+  afterAll(async () => database.close());
+
+  /** An app on its own port whose log lines are kept, and one stored hit's URL. */
+  async function loggingApp(env: Record<string, string>) {
+    const lines: { msg: string; reqId?: string; cache?: string; req?: { method: string; url: string }; res?: { statusCode: number } }[] = [];
+    const logger = { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } };
+    const { app } = await appWithProbe(database, env, undefined, logger);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const url = `${PROBE}?logged`;
+    expect((await fetch(`http://127.0.0.1:${port}${url}`)).status).toBe(200);
+    return { app, port, url, lines };
+  }
+
+  it('with LOG_CACHED_HITS, logs each answer from the cache, on the socket and through node:http, with its request id', async () => {
+    const { app, port, url, lines } = await loggingApp({ LOG_CACHED_HITS: 'true' });
+    try {
+      const connection = await RawConnection.open(port);
+      connection.send(request(url, ['X-Request-Id: proxy-log.1']));
+      expect((await connection.answer()).status).toBe(200);
+      const viaNode = await RawConnection.open(port);
+      viaNode.send(request(url, ['X-Request-Id: proxy-log.2', VIA_NODE]));
+      expect((await viaNode.answer()).status).toBe(200);
+      connection.close();
+      viaNode.close();
+      const hits = lines.filter((l) => l.cache === 'hit');
+      expect(hits.map((l) => [l.reqId, l.req?.method, l.req?.url, l.res?.statusCode])).toEqual([
+        ['proxy-log.1', 'GET', url, 200],
+        ['proxy-log.2', 'GET', url, 200],
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without it, cached answers are not logged while Fastify logs the requests it answers', async () => {
+    const { app, port, url, lines } = await loggingApp({});
+    try {
+      const connection = await RawConnection.open(port);
+      connection.send(request(url, ['X-Request-Id: proxy-log.3']));
+      expect((await connection.answer()).status).toBe(200);
+      connection.close();
+      expect(lines.some((l) => l.msg === 'request completed')).toBe(true);
+      expect(lines.filter((l) => l.cache === 'hit' || l.reqId === 'proxy-log.3')).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('connections held by the socket path', () => {
   let database: Database;
   beforeAll(async () => {

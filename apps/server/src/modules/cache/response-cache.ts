@@ -347,6 +347,9 @@ export function cachedAnswer(
 /** The id a request answered from the cache gets, from its X-Request-Id header (given by the app: ops/request-id.ts). */
 export type RequestIdFor = (given: string | string[] | undefined) => string;
 
+/** Told of each answer sent from the cache before Fastify (LOG_CACHED_HITS logs them; app.ts). */
+export type CachedHitLog = (method: string, url: string, status: number, requestId: string) => void;
+
 /** Counts an answer sent where Fastify does not see it (its hooks count the others), for /metrics. */
 export function countServed(answer: CachedAnswer): void {
   if (answer.served) answer.served[answer.method][answer.status]++;

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { cachedAnswer, countServed, type CachedAnswer, type RequestIdFor, type ResponseCache } from './response-cache';
+import { cachedAnswer, countServed, type CachedAnswer, type CachedHitLog, type RequestIdFor, type ResponseCache } from './response-cache';
 
 /**
  * Cached anonymous reads answered on the connection itself, before node:http parses the request.
@@ -15,7 +15,7 @@ import { cachedAnswer, countServed, type CachedAnswer, type RequestIdFor, type R
  * does every request after it on that connection. So every hard part of HTTP (bodies, malformed or partial requests,
  * header and request timeouts, HTTP/1.0, upgrades, closing) stays node:http's, and a request is never read two ways.
  */
-export function answerHitsOnSockets(server: Server, cache: ResponseCache, idFor: RequestIdFor): Server {
+export function answerHitsOnSockets(server: Server, cache: ResponseCache, idFor: RequestIdFor, logHit?: CachedHitLog): Server {
   const [handOver] = server.listeners('connection') as ((this: Server, socket: Socket) => void)[];
   if (!handOver) throw new Error('answerHitsOnSockets needs a node:http server');
   server.removeListener('connection', handOver);
@@ -34,7 +34,9 @@ export function answerHitsOnSockets(server: Server, cache: ResponseCache, idFor:
         const answer = request && cachedAnswer(cache, request.method, request.url, request.ifNoneMatch, request.acceptEncoding);
         if (!request || !answer) return release(chunk.subarray(at));
         countServed(answer);
-        write(socket, answer, idFor(request.requestId), tail.bytes());
+        const requestId = idFor(request.requestId);
+        write(socket, answer, requestId, tail.bytes());
+        logHit?.(request.method, request.url, answer.status, requestId);
         at = request.end;
       }
     };
