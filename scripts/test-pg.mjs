@@ -11,7 +11,23 @@ const env = {
 // Files about the embedded server start their own (DATABASE_URL empty) whatever TEST_PG_URL says: `npm test` runs them,
 // and here they ran the same again (108 s of test time; the suite's wall time went from 349 s to 304 s without them).
 const EMBEDDED_ONLY = ['test/embedded-server.test.ts', 'test/migrate-from-pglite.test.ts'];
+// Files that touch no database and no Redis (processes, builds, pure functions): their results cannot differ here, and
+// start-signals alone builds the site and starts it three times.
+const NO_DATABASE = [
+  'test/build-stamp.test.ts',
+  'test/capture-udp.test.ts',
+  'test/code-shape.test.ts',
+  'test/compression.test.ts',
+  'test/config.test.ts',
+  'test/deploy-files.test.ts',
+  'test/etag.test.ts',
+  'test/search-snippet.test.ts',
+  'test/start-signals.test.ts',
+  'test/storage.test.ts',
+  'test/timestamping.test.ts',
+  'test/security/jwt.test.ts',
+];
 const extra = process.argv.slice(2);
-const excluded = EMBEDDED_ONLY.flatMap((file) => ['--exclude', file]);
+const excluded = [...EMBEDDED_ONLY, ...NO_DATABASE].flatMap((file) => ['--exclude', file]);
 const result = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...excluded, ...extra], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -11,11 +11,12 @@ import securityPlugin from './plugins/security';
 import servicesPlugin from './plugins/services';
 import mediaPlugin from './modules/media/plugin';
 import publicCachePlugin from './modules/cache/plugin';
-import { answerFromCache, ResponseCache } from './modules/cache/response-cache';
+import { ResponseCache } from './modules/cache/response-cache';
+import { answerThroughNode } from './modules/cache/node-hits';
 import { answerHitsOnSockets } from './modules/cache/socket-hits';
 import healthRoutes from './modules/health/plugin';
 import opsPlugin from './modules/ops/plugin';
-import { requestIdOf } from './modules/ops/request-id';
+import { requestIdFrom, requestIdOf } from './modules/ops/request-id';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
 
@@ -44,8 +45,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // answered on the socket, before node:http parses it (socket-hits.ts); the others by the HTTP server's handler.
     serverFactory: (handler) =>
       answerHitsOnSockets(
-        createServer((req, res) => answerFromCache(publicResponses, req, res) || handler(req, res)),
+        createServer((req, res) => answerThroughNode(publicResponses, req, res, requestIdFrom) || handler(req, res)),
         publicResponses,
+        requestIdFrom,
       ),
     logger: options.logger ?? { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,

@@ -164,7 +164,9 @@ describe('public cache in one process', () => {
     const comparable = (h: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'x-request-id'].includes(k)));
     expect(comparable(hit.headers)).toEqual(comparable(first.headers));
-    expect(hit.headers['x-request-id']).toBeUndefined();
+    // Each answer has an id of its own (issue 42 item 11), the cached ones too.
+    expect(hit.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(hit.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(gunzipSync(hit.rawPayload).toString()).toBe(gunzipSync(first.rawPayload).toString());
     expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
     expect(hit.headers['x-content-type-options']).toBe('nosniff');

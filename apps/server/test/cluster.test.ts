@@ -195,7 +195,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     for (const site of [one, two]) {
       const ready = await get(site, '/ready');
       expect(ready.status).toBe(200);
-      expect(ready.json.checks).toEqual({ database: 'ok', redis: 'ok', storage: 'ok' });
+      expect(ready.json.checks).toEqual({ database: 'ok', redis: 'ok', storage: 'ok', cacheListener: 'ok', cacheSubscriber: 'ok' });
     }
   });
 
@@ -296,8 +296,9 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     await redisRelay.cut();
     try {
       for (const site of [one, two]) {
-        await expect.poll(async () => (await get(site, '/ready')).status, { timeout: 10_000 }).toBe(503);
-        expect((await get(site, '/ready')).json).toMatchObject({ failed: ['redis'], checks: { redis: 'unreachable', database: 'ok', storage: 'ok' } });
+        // Redis and the cache subscription that runs over it are both named once each has noticed.
+        await expect.poll(async () => (await get(site, '/ready')).json.failed, { timeout: 30_000 }).toEqual(['redis', 'cacheSubscriber']);
+        expect((await get(site, '/ready')).json).toMatchObject({ status: 'unavailable', checks: { redis: 'unreachable', cacheSubscriber: 'unreachable', database: 'ok', storage: 'ok' } });
         expect((await signin(site, SUPER.email, 'wrong password 1', nextIp())).status).toBe(401);
       }
       expect((await get(two, `${API_BASE}/victims`)).status).toBe(200);

@@ -48,7 +48,7 @@ describe.skipIf(!redisAnswers)(`starting while Redis is unreachable${redisAnswer
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/victims` })).status).toBe(200);
     const ready = await call(t.app, { method: 'GET', url: '/ready' });
     expect(ready.status).toBe(503);
-    expect(ready.body.failed).toEqual(['redis']);
+    expect(ready.body.failed).toEqual(['redis', 'cacheSubscriber']);
     const redisWarnings = lines.filter((l) => /REDIS_URL/.test(l.msg));
     expect(redisWarnings.map((l) => l.msg)).toEqual([expect.stringMatching(/^REDIS_URL: Redis at redis:\/\/default:\*\*\*@127\.0\.0\.1:\d+ is unreachable .*starting without it/)]);
     expect(JSON.stringify(lines)).not.toContain('hunter2-password');

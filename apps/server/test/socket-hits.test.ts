@@ -85,7 +85,12 @@ const request = (url: string, headers: string[] = [], method = 'GET') =>
   `${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
 /** A header node:http accepts (obs-text) and the socket path does not, so the request goes to node:http. */
 const VIA_NODE = 'X-Note: caf\xe9';
-const withoutDate = (raw: Buffer) => raw.toString('latin1').replace(/\r\nDate: [^\r]*\r\n/, '\r\nDate: -\r\n');
+const withoutDate = (raw: Buffer) =>
+  raw
+    .toString('latin1')
+    .replace(/\r\nDate: [^\r]*\r\n/, '\r\nDate: -\r\n')
+    .replace(/\r\nx-request-id: [^\r]*\r\n/, '\r\nx-request-id: -\r\n');
+const METRICS_TOKEN = 'socket-hits-metrics-token-test-only';
 
 describe('cached reads answered on the socket', () => {
   let database: Database;
@@ -96,7 +101,7 @@ describe('cached reads answered on the socket', () => {
 
   beforeAll(async () => {
     database = await openDatabase({});
-    probe = await appWithProbe(database, {}, (app) => app.server.on('request', () => void parsedByNode++));
+    probe = await appWithProbe(database, { METRICS_TOKEN }, (app) => app.server.on('request', () => void parsedByNode++));
     await probe.app.listen({ port: 0, host: '127.0.0.1' });
     port = (probe.app.server.address() as AddressInfo).port;
   });
@@ -188,6 +193,39 @@ describe('cached reads answered on the socket', () => {
       onSocket.close();
       viaNode.close();
     }
+  });
+
+  it('counts every answer it sends in /metrics under its route, and echoes or assigns X-Request-Id, as node:http does', async () => {
+    const url = await stored('counted');
+    const route = PROBE;
+    const countOf = async (status: number) => {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line = (await res.text()).split('\n').find((l) => l.startsWith(`http_requests_total{method="GET",route="${route}",status="${status}"}`));
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const [ok, notModified] = [await countOf(200), await countOf(304)];
+    const parsed = parsedByNode;
+    const connection = await RawConnection.open(port);
+    connection.send(request(url, ['X-Request-Id: proxy-abc.123']) + request(url) + request(url, ['X-Request-Id: a"b']));
+    const answers = [await connection.answer(), await connection.answer(), await connection.answer()];
+    const etag = answers[0]!.headers.etag!;
+    connection.send(request(url, [`If-None-Match: ${etag}`]));
+    answers.push(await connection.answer());
+    expect(parsedByNode).toBe(parsed);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 304]);
+    expect(answers[0]!.headers['x-request-id']).toBe('proxy-abc.123');
+    for (const answer of answers.slice(1)) expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(answers.map((a) => a.headers['x-request-id'])).size).toBe(4);
+    // Through node:http (a header the socket path leaves to it), the same.
+    const viaNode = await RawConnection.open(port);
+    viaNode.send(request(url, ['X-Request-Id: proxy-def.456', VIA_NODE]));
+    const fromNode = await viaNode.answer();
+    expect(parsedByNode).toBe(parsed + 1);
+    expect(fromNode.headers['x-request-id']).toBe('proxy-def.456');
+    expect(await countOf(200)).toBe(ok + 4);
+    expect(await countOf(304)).toBe(notModified + 1);
+    connection.close();
+    viaNode.close();
   });
 
   it('answers pipelined requests in order, and hands the connection to node:http at the first it does not answer', async () => {

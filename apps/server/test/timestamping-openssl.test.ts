@@ -70,17 +70,19 @@ describe('RFC 3161 tokens from an openssl time-stamping authority', () => {
       [{ TSA_CA_FILE: caFile }, 'trusted'],
       [{}, 'not-checked'],
     ] as const) {
-      const t = await createTestApp({ AUDIT_CHECKPOINT_EVERY: '2', TSA_URL: tsa.url, ...env });
+      // Without TSA_URL, so that no stamping runs in the background beside the test's own calls.
+      tsa.setMode(chain === 'trusted' ? 'untrusted' : 'expired');
+      const t = await createTestApp({ AUDIT_CHECKPOINT_EVERY: '2', ...env });
       try {
         const admin = await createUser(t.app, 'admin');
         for (let i = 0; i < 4; i++) await t.app.audit.append({ actor: null, action: 'test.entry', subject: `test entry ${i} (test data)`, changes: {} });
-        tsa.setMode(chain === 'trusted' ? 'untrusted' : 'expired');
         expect(await t.app.audit.stampCheckpoints(tsa.url)).toBe(0);
         const failed = await t.database.query<{ timestamp_token: string | null; timestamp_failure: string | null }>(
           'select timestamp_token, timestamp_failure from audit_checkpoints',
         );
         expect(failed.length).toBeGreaterThan(0);
-        expect(failed.every((c) => c.timestamp_token === null && /time-stamp|chain/.test(c.timestamp_failure ?? ''))).toBe(true);
+        // The checkpoints that are not recorded as failed time-stamps, shown whole if any (empty when all hold).
+        expect(failed.filter((c) => !(c.timestamp_token === null && /time-stamp|chain/.test(c.timestamp_failure ?? '')))).toEqual([]);
         // A failure is not asked for again at once.
         tsa.setMode('good');
         expect(await t.app.audit.stampCheckpoints(tsa.url)).toBe(0);

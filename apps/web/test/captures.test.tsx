@@ -64,6 +64,7 @@ describe('captures of cited links', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy SHA-256' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('a'.repeat(64)));
     expect(screen.queryByRole('link', { name: /Download the archive/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Download the web archive/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Capture the links again' })).toBeNull();
   });
 
@@ -74,11 +75,15 @@ describe('captures of cited links', () => {
       canConfigure: true,
       captures: [
         capture({ id: 'c2', url: 'https://example.test/b', status: 'failed', reason: 'refused: test reason', screenshot: null, snapshot: null, headers: null }),
-        capture({ snapshot: { sha256: 'b'.repeat(64), size: 20, url: '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x' } }),
+        capture({
+          snapshot: { sha256: 'b'.repeat(64), size: 20, url: '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x' },
+          wacz: { sha256: 'd'.repeat(64), size: 40, url: '/api/v1.0.0/captures/c1/capture.wacz?v=1.x' },
+        }),
       ],
     });
     show(record({ category: 'massacres', evidence: 'https://example.test/page, https://example.test/b' }), 'evidence');
     expect(await screen.findByRole('link', { name: 'Download the archive (MHTML)' })).toHaveAttribute('href', '/api/v1.0.0/captures/c1/snapshot.mhtml?v=1.x');
+    expect(screen.getByRole('link', { name: 'Download the web archive (WACZ, signed)' })).toHaveAttribute('href', '/api/v1.0.0/captures/c1/capture.wacz?v=1.x');
     // Beside its own link: each list item holds the link and its capture.
     const items = screen.getAllByRole('listitem');
     expect(items[0]).toHaveTextContent(/^https:\/\/example\.test\/pageArchived Mar 5, 2024/);

@@ -8,14 +8,16 @@ import { keepUncompressed, type Encoding } from '../../compression';
 import { cacheKey, type CacheKeyOptions } from './keys';
 import { PostgresListener } from './postgres-listener';
 import {
-  answerFromCache,
+  cachedAnswer,
   makeEntry,
   pickEncoding,
   wireFor,
   type CachedResponse,
   type Produced,
   type ResponseCache,
+  type ServedCounts,
   type WireHeaders,
+  writeCachedAnswer,
 } from './response-cache';
 
 declare module 'fastify' {
@@ -37,6 +39,8 @@ declare module 'fastify' {
        */
       storedBody: (request: FastifyRequest, etag: string | undefined, options?: CacheKeyOptions) => { body: Buffer; encoding: Encoding | null } | null;
       stats: () => { entries: number; bytes: number; hits: number; misses: number; aliasBytes: number };
+      /** The answers sent from the cache (socket or node:http), per route, method and status: /metrics adds them. */
+      servedByRoute: () => Iterable<ServedCounts>;
       /** Whether a request for this exact URL is answered before routing (stored under it, or an alias of its key). */
       answersBeforeRouting: (url: string) => boolean;
       /**
@@ -214,25 +218,21 @@ export default fp<{ cache: ResponseCache }>(
       if (!elsewhere) broadcast(area);
     });
 
-    // Requests that reach Fastify (app.inject, or a hit stored while the request was on its way) are answered from the
-    // cache by the first hook, before routing, validation or other hooks.
-    app.addHook('onRequest', (request, reply, done) => {
-      if (answerFromCache(cache, request.raw, reply.raw)) return void reply.hijack();
-      done();
-    });
-
     app.decorate('publicCache', {
       async serve(request, reply, produce, options) {
         const anonymous = !request.headers.authorization;
         const key = cacheKey(request, options);
-        // The first hook answers exact keys; the same answer asked for with other parameters is found here.
-        const stored = anonymous ? cache.get(key) : undefined;
         const accept = request.headers['accept-encoding'];
-        if (stored) {
-          cache.hits++;
-          // Next time the first hook finds it by this spelling of the URL.
-          if (stored.wire) cache.alias(request.url, key);
-          return send(request, reply, stored, () => cache.bodyOf(key, stored, accept));
+        // The server answers exact URLs before Fastify (app.ts); requests that reach Fastify (app.inject, a hit stored
+        // while the request was on its way, the same answer asked for with other parameters) are answered here, by key.
+        const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+        const answer = anonymous ? cachedAnswer(cache, method, key, request.headers['if-none-match'], accept) : null;
+        if (answer) {
+          // Next time the server (or the socket) finds it by this spelling of the URL. Fastify's hooks count it.
+          cache.alias(request.url, key);
+          reply.hijack();
+          writeCachedAnswer(reply.raw, answer, request.id);
+          return reply;
         }
         if (anonymous) cache.misses++;
         const generation = cache.currentGeneration();
@@ -241,6 +241,8 @@ export default fp<{ cache: ResponseCache }>(
         const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
         if (anonymous && produced.cacheable !== false && produced.status === 200 && cache.admits(key, entry)) {
           entry.wire = wireHeaders(entry, reply.getHeaders());
+          // Counted under the route's pattern, as /metrics counts the answers Fastify sends.
+          entry.served = cache.servedCounts(request.routeOptions.url ?? 'unmatched');
           if (cache.set(key, entry, generation)) cache.alias(request.url, key);
         }
         return sent;
@@ -252,6 +254,7 @@ export default fp<{ cache: ResponseCache }>(
         return stored?.etag === etag && stored.status === 200 ? cache.bodyOf(key, stored, request.headers['accept-encoding']) : null;
       },
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses, aliasBytes: cache.aliasBytes }),
+      servedByRoute: () => cache.servedByRoute(),
       answersBeforeRouting: (url) => Boolean(cache.lookup(url)?.entry.wire),
       listeners: () => ({ postgres: postgresListener ? postgresListener.listening : null, redis: redis ? subscriberUp : null }),
     });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { acceptedEncoding, bytesOf, compress, COMPRESS_MIN_BYTES, decompress, type Body, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
@@ -41,6 +41,15 @@ export interface CachedResponse {
    * sent; filled by the plugin when the entry is stored, so a hit costs no header work at all.
    */
   wire?: WireHeaders;
+  /** Where the answers sent from the entry are counted (its route's, for /metrics); set when it is stored. */
+  served?: ServedCounts;
+}
+
+/** Answers sent from the cache for one route, by method and status, read by /metrics at scrape time. */
+export interface ServedCounts {
+  route: string;
+  GET: { 200: number; 304: number };
+  HEAD: { 200: number; 304: number };
 }
 
 export interface WireHeaders {
@@ -172,6 +181,7 @@ export class ResponseCache {
    */
   private readonly aliases: LRUCache<string, string>;
   private generation = 0;
+  private readonly served = new Map<string, ServedCounts>();
   /** Hashes of the keys produced lately (see `admits`): the newer generation, and the one before it. */
   private producedLately = new Set<number>();
   private producedBefore = new Set<number>();
@@ -198,6 +208,21 @@ export class ResponseCache {
 
   get(key: string): CachedResponse | undefined {
     return this.lru.get(key);
+  }
+
+  /** The counts of the answers sent from entries of `route` (the route's pattern, as /metrics names routes). */
+  servedCounts(route: string): ServedCounts {
+    let counts = this.served.get(route);
+    if (!counts) {
+      counts = { route, GET: { 200: 0, 304: 0 }, HEAD: { 200: 0, 304: 0 } };
+      this.served.set(route, counts);
+    }
+    return counts;
+  }
+
+  /** Every route's counts of answers sent from the cache. */
+  servedByRoute(): Iterable<ServedCounts> {
+    return this.served.values();
   }
 
   /** The entry answering a request URL: stored under it, or under the key it is an alias of. */
@@ -289,14 +314,18 @@ export class ResponseCache {
 
 /** A cached answer as it goes on the wire: status, the headers its first answer carried, and the body (none for HEAD or 304). */
 export interface CachedAnswer {
-  status: number;
+  status: 200 | 304;
   headers: string[];
   body: Buffer | undefined;
+  method: 'GET' | 'HEAD';
+  /** Its route's counts (see `countServed`). */
+  served: ServedCounts | undefined;
 }
 
 /**
- * The cached answer to an anonymous GET or HEAD of `url`, or null when none is stored (the caller lets the request go
- * on to routing). The caller has checked that the request is anonymous.
+ * THE decision of a cache hit: the cached answer to an anonymous GET or HEAD of `url` (a request URL, or the key it
+ * normalises to), or null when none is stored (the request goes on to routing). The caller has checked that the
+ * request is anonymous.
  */
 export function cachedAnswer(
   cache: ResponseCache,
@@ -309,20 +338,25 @@ export function cachedAnswer(
   const entry = found?.entry;
   if (!found || !entry?.wire) return null;
   cache.hits++;
-  if (etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.wire.base, body: undefined };
+  if (etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: entry.wire.base, body: undefined, method, served: entry.served };
   const { body, encoding } = cache.bodyOf(found.key, entry, acceptEncoding);
-  return { status: entry.status, headers: encoding ? entry.wire[encoding]! : entry.wire.identity, body: method === 'HEAD' ? undefined : body };
+  const headers = encoding ? entry.wire[encoding]! : entry.wire.identity;
+  return { status: 200, headers, body: method === 'HEAD' ? undefined : body, method, served: entry.served };
+}
+
+/** The id a request answered from the cache gets, from its X-Request-Id header (given by the app: ops/request-id.ts). */
+export type RequestIdFor = (given: string | string[] | undefined) => string;
+
+/** Counts an answer sent where Fastify does not see it (its hooks count the others), for /metrics. */
+export function countServed(answer: CachedAnswer): void {
+  if (answer.served) answer.served[answer.method][answer.status]++;
 }
 
 /**
- * Writes a cached anonymous read through node:http with the headers its first answer carried (security headers
- * included). True when it answered; false when the request is not a cached anonymous GET or HEAD.
+ * The node:http way of sending a cached answer (the socket fast path has its own, socket-hits.ts): the headers its
+ * first answer carried (security headers included), then the request's id.
  */
-export function answerFromCache(cache: ResponseCache, req: IncomingMessage, res: ServerResponse): boolean {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization || !req.url) return false;
-  const answer = cachedAnswer(cache, req.method, req.url, req.headers['if-none-match'], req.headers['accept-encoding']);
-  if (!answer) return false;
-  res.writeHead(answer.status, answer.headers);
+export function writeCachedAnswer(res: ServerResponse, answer: CachedAnswer, requestId: string): void {
+  res.writeHead(answer.status, [...answer.headers, 'x-request-id', requestId]);
   res.end(answer.body);
-  return true;
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { cachedAnswer, type CachedAnswer, type ResponseCache } from './response-cache';
+import { cachedAnswer, countServed, type CachedAnswer, type RequestIdFor, type ResponseCache } from './response-cache';
 
 /**
  * Cached anonymous reads answered on the connection itself, before node:http parses the request.
@@ -15,7 +15,7 @@ import { cachedAnswer, type CachedAnswer, type ResponseCache } from './response-
  * does every request after it on that connection. So every hard part of HTTP (bodies, malformed or partial requests,
  * header and request timeouts, HTTP/1.0, upgrades, closing) stays node:http's, and a request is never read two ways.
  */
-export function answerHitsOnSockets(server: Server, cache: ResponseCache): Server {
+export function answerHitsOnSockets(server: Server, cache: ResponseCache, idFor: RequestIdFor): Server {
   const [handOver] = server.listeners('connection') as ((this: Server, socket: Socket) => void)[];
   if (!handOver) throw new Error('answerHitsOnSockets needs a node:http server');
   server.removeListener('connection', handOver);
@@ -33,7 +33,8 @@ export function answerHitsOnSockets(server: Server, cache: ResponseCache): Serve
         const request = socket.writableNeedDrain || !server.listening ? null : readPlainRequest(chunk, at);
         const answer = request && cachedAnswer(cache, request.method, request.url, request.ifNoneMatch, request.acceptEncoding);
         if (!request || !answer) return release(chunk.subarray(at));
-        write(socket, answer, tail.bytes());
+        countServed(answer);
+        write(socket, answer, idFor(request.requestId), tail.bytes());
         at = request.end;
       }
     };
@@ -83,6 +84,8 @@ interface PlainRequest {
   url: string;
   ifNoneMatch: string | undefined;
   acceptEncoding: string | undefined;
+  /** Its X-Request-Id, echoed when acceptable (else the answer gets a new one). */
+  requestId: string | undefined;
   /** Where the next request starts. */
   end: number;
 }
@@ -104,6 +107,7 @@ export function readPlainRequest(data: Buffer, start: number): PlainRequest | nu
   let hosts = 0;
   let ifNoneMatch: string | undefined;
   let acceptEncoding: string | undefined;
+  let requestId: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const field = HEADER_LINE.exec(lines[i]!);
     if (!field) return null;
@@ -120,6 +124,10 @@ export function readPlainRequest(data: Buffer, start: number): PlainRequest | nu
         if (ifNoneMatch !== undefined) return null;
         ifNoneMatch = value;
         break;
+      case 'x-request-id':
+        if (requestId !== undefined) return null;
+        requestId = value;
+        break;
       case 'connection':
         if (value.toLowerCase() !== 'keep-alive') return null;
         break;
@@ -132,7 +140,7 @@ export function readPlainRequest(data: Buffer, start: number): PlainRequest | nu
     }
   }
   if (hosts !== 1) return null;
-  return { method: requestLine[1] as 'GET' | 'HEAD', url: requestLine[2]!, ifNoneMatch, acceptEncoding, end: headEnd + HEAD_END.length };
+  return { method: requestLine[1] as 'GET' | 'HEAD', url: requestLine[2]!, ifNoneMatch, acceptEncoding, requestId, end: headEnd + HEAD_END.length };
 }
 
 /** Status lines and headers of the cached header lists, as node:http writes them (`name: value`, in their order). */
@@ -148,14 +156,21 @@ function headBytes(status: number, headers: string[]): Buffer {
   return bytes;
 }
 
-/** One write of one buffer: with a copy of a few kilobytes it cost less than three writes corked (a writev). */
-function write(socket: Socket, answer: CachedAnswer, tail: Buffer): void {
+const REQUEST_ID_FIELD = 'x-request-id: ';
+
+/**
+ * One write of one buffer: with a copy of a few kilobytes it cost less than three writes corked (a writev). The
+ * request's id goes between the cached headers and node:http's, where the node:http fallback writes it too.
+ */
+function write(socket: Socket, answer: CachedAnswer, requestId: string, tail: Buffer): void {
   const head = headBytes(answer.status, answer.headers);
+  const idLength = REQUEST_ID_FIELD.length + requestId.length + 2;
   const bodyLength = answer.body?.length ?? 0;
-  const out = Buffer.allocUnsafe(head.length + tail.length + bodyLength);
+  const out = Buffer.allocUnsafe(head.length + idLength + tail.length + bodyLength);
   head.copy(out, 0);
-  tail.copy(out, head.length);
-  answer.body?.copy(out, head.length + tail.length);
+  out.write(`${REQUEST_ID_FIELD}${requestId}\r\n`, head.length, 'latin1');
+  tail.copy(out, head.length + idLength);
+  answer.body?.copy(out, head.length + idLength + tail.length);
   socket.write(out);
 }
 

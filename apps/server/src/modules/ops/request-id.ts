@@ -9,6 +9,10 @@ const ACCEPTED_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
  * balancer) already gave it, so one request is followed across both logs, or a new UUID.
  */
 export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
+  return requestIdFrom(req.headers['x-request-id']);
+}
+
+/** The id of a request whose X-Request-Id header is `given` (the socket fast path reads headers itself). */
+export function requestIdFrom(given: string | string[] | undefined): string {
   return typeof given === 'string' && ACCEPTED_ID.test(given) ? given : randomUUID();
 }

@@ -83,6 +83,14 @@ function CaptureLine({ capture }: { capture: LinkCaptureDto }) {
           <CaptureHash label={t(k('archiveHash'))} sha256={capture.snapshot.sha256} />
         </span>
       ) : null}
+      {capture.wacz?.url ? (
+        <span className="capture-download">
+          <a href={capture.wacz.url} download>
+            {t(k('downloadWacz'))}
+          </a>
+          <CaptureHash label={t(k('waczHash'))} sha256={capture.wacz.sha256} />
+        </span>
+      ) : null}
     </span>
   );
 }
