@@ -4,14 +4,13 @@ import path from 'node:path';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import pg from 'pg';
 import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_LIST, type CategoryDef } from '@app/shared';
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase, type Database } from '../src/db';
+import type { Database } from '../src/db';
 import { linkCaptures } from '../src/db/schema';
 import { ArchiveError, MANIFEST, MANIFEST_HASH, sha256, type Manifest } from '../src/modules/backup/archive';
 import { writeBackup } from '../src/modules/backup/backup';
@@ -21,7 +20,7 @@ import { checkArchive, restoreBackup } from '../src/modules/backup/restore';
 import { LocalStorage, S3Storage, type Storage } from '../src/modules/media/storage';
 import { AuditService } from '../src/services/audit';
 import { startS3Server } from './s3-server';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call, createTestApp, createUser, freshDatabase, type TestApp } from './helpers';
 import { imageField, multipart, sampleFields, testImage } from './records-helpers';
 
 /**
@@ -47,32 +46,13 @@ interface Target {
 /** A migrated database with nothing in it (no app: the app loads the representatives' directory at start). */
 async function emptyTarget(): Promise<Target> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'restore-target-'));
-  const storage = new LocalStorage(path.join(dir, 'media'));
-  const baseUrl = process.env.TEST_PG_URL;
-  if (!baseUrl) {
-    const database = await openDatabase({});
-    return { database, storage, close: async () => (await database.close(), rmSync(dir, { recursive: true, force: true })) };
-  }
-  const name = `r_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(baseUrl);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 2 });
-  return {
-    database,
-    storage,
-    close: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const { database, drop } = await freshDatabase(2);
+  const close = async () => {
+    await database.close();
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
   };
+  return { database, storage: new LocalStorage(path.join(dir, 'media')), close };
 }
 
 /** Every row of every table as PostgreSQL's own text of the row (not the archive's JSON), sorted. */

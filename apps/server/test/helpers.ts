@@ -19,6 +19,27 @@ export interface TestApp {
 }
 
 /**
+ * A migrated, empty database: in-memory PGlite by default, or a new PostgreSQL database when TEST_PG_URL is set (the
+ * CI PostgreSQL suite); `drop` removes that one again (call it after closing the database).
+ */
+export async function freshDatabase(poolSize: number): Promise<{ database: Database; url: string | null; drop: () => Promise<void> }> {
+  const baseUrl = process.env.TEST_PG_URL;
+  if (!baseUrl) return { database: await openDatabase({}), url: null, drop: async () => {} };
+  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const run = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(statement);
+    await admin.end();
+  };
+  await run(`create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize });
+  return { database, url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/**
  * A fresh app on a fresh database: in-memory PGlite by default, or a new PostgreSQL database (dropped at the end)
  * when TEST_PG_URL is set (the CI PostgreSQL suite). Share one per test file; PGlite start-up takes seconds.
  */
@@ -28,28 +49,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
-  let dropDatabase: (() => Promise<void>) | null = null;
-  let database: Database;
-  const baseUrl = process.env.TEST_PG_URL;
-  if (baseUrl) {
-    const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(baseUrl);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-    config.DATABASE_URL = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  } else {
-    database = await openDatabase({});
-  }
+  const { database, url, drop } = await freshDatabase(4);
+  if (url) config.DATABASE_URL = url;
   const app = await buildApp({ config, database, runJobs: false, logger: false, ...options });
   await app.ready();
   return {
@@ -60,7 +61,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.close();
-      if (dropDatabase) await dropDatabase();
+      await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

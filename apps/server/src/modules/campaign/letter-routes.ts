@@ -64,27 +64,23 @@ export function registerLetterRoutes(app: FastifyInstance) {
     );
   });
 
-  const confirmationResponse = { 200: letterConfirmationSchema, ...refusals(400, 404, 409, 410) };
-  app.get(
-    `${API_BASE}/campaign/confirm/:token`,
-    { schema: { tags, summary: 'What a confirmation link is for (reading it changes nothing)', response: confirmationResponse } },
-    async (request, reply) => {
-      const { token } = tokenParams.parse(request.params);
-      const row = await app.campaign.findByToken(token);
-      if (!row) throw httpError.notFound('This link is not valid, or the letter was deleted');
-      reply.header('cache-control', 'no-store');
-      return confirmationView(row);
-    },
-  );
-
-  app.post(
-    `${API_BASE}/campaign/confirm/:token`,
-    { schema: { tags, summary: 'Confirm a letter: it is queued for sending', response: confirmationResponse } },
-    async (request, reply) => {
-      const { token } = tokenParams.parse(request.params);
-      const row = await app.campaign.confirm(token);
-      reply.header('cache-control', 'no-store');
-      return confirmationView(row);
-    },
-  );
+  // Reading the link's page changes nothing (mail scanners follow links); only the page's button (POST) confirms.
+  const confirmationRoute = (method: 'GET' | 'POST', summary: string, letterOf: (token: string) => Promise<Parameters<typeof confirmationView>[0]>) =>
+    app.route({
+      method,
+      url: `${API_BASE}/campaign/confirm/:token`,
+      schema: { tags, summary, response: { 200: letterConfirmationSchema, ...refusals(400, 404, 409, 410) } },
+      handler: async (request, reply) => {
+        const { token } = tokenParams.parse(request.params);
+        const row = await letterOf(token);
+        reply.header('cache-control', 'no-store');
+        return confirmationView(row);
+      },
+    });
+  confirmationRoute('GET', 'What a confirmation link is for (reading it changes nothing)', async (token) => {
+    const row = await app.campaign.findByToken(token);
+    if (!row) throw httpError.notFound('This link is not valid, or the letter was deleted');
+    return row;
+  });
+  confirmationRoute('POST', 'Confirm a letter: it is queued for sending', (token) => app.campaign.confirm(token));
 }

@@ -77,14 +77,20 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     },
   );
 
-  app.post(
-    '/resend-activation',
-    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
-    async (request, reply) => {
-      accounts.resendActivation(request.body.email, answered(reply));
-      return { message: ACTIVATION_SENT };
-    },
-  );
+  /**
+   * Asking for an e-mail (activation again, a password reset): the same answer whether or not there is such an
+   * account, and the work (and the e-mail) after the answer, so neither its words nor its time tell.
+   */
+  const mailRequest = (url: string, start: (email: string, answeredAt: Promise<void>) => void, message: string) =>
+    app.post(
+      url,
+      { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
+      async (request, reply) => {
+        start(request.body.email, answered(reply));
+        return { message };
+      },
+    );
+  mailRequest('/resend-activation', (email, answeredAt) => accounts.resendActivation(email, answeredAt), ACTIVATION_SENT);
 
   app.post(
     '/signin',
@@ -102,14 +108,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     },
   );
 
-  app.post(
-    '/forgotpassword',
-    { preValidation: limitMailRequest, schema: { tags, body: emailOnlyBody, response: { 200: messageResponse, ...refusals(400, 413, 415, 429) } } },
-    async (request, reply) => {
-      accounts.forgotPassword(request.body.email, answered(reply));
-      return { message: RESET_SENT };
-    },
-  );
+  mailRequest('/forgotpassword', (email, answeredAt) => accounts.forgotPassword(email, answeredAt), RESET_SENT);
 
   app.post(
     '/resetpassword/:token',
