@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
+import { freePort } from './fixtures/free-port';
 
 /**
  * The site on its default database, as `npm start` runs it (src/main.ts, with no DATABASE_URL): a PostgreSQL server
@@ -21,16 +21,6 @@ function dataFolder(): string {
   chmodSync(dir, 0o755); // as root the database runs as the user postgres, which must be able to enter it
   folders.push(dir);
   return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 interface Site {

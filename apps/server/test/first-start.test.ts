@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,6 +9,7 @@ import { MIGRATION_LOCK } from '../src/db';
 import { SAMPLE_PER_CATEGORY } from '../src/seed/sample';
 import { databaseUrl, onServer } from './fixtures/postgres-admin';
 import { sharedPostgres } from './fixtures/shared';
+import { freePort } from './fixtures/free-port';
 
 /**
  * Servers started together on one empty database (src/main.ts, as `npm start` runs it): they migrate it and seed it
@@ -24,16 +24,6 @@ afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Site {
   url: string;

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { stopCluster } from '../src/db/embedded-server';
+import { freePort } from './fixtures/free-port';
 
 /**
  * `npm start`, `npm run serve` and `npm run worker` as a supervisor runs them: SIGTERM or SIGINT to the process it started (npm) stops
@@ -45,16 +46,6 @@ afterAll(async () => {
   await stopCluster(clusterDir).catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
