@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { auditKeyProblem, printable, productionSecretProblems } from './config-secrets';
+import { fileMadeOnce } from './data-dir-file';
 
 /**
  * All configuration comes from environment variables, validated once at start. A bad value stops the start with a
@@ -228,10 +229,5 @@ export function dataDirOf(env: Record<string, string | undefined> = process.env)
 
 /** A random secret generated once and kept in the data folder, so tokens survive restarts without a hard-coded key. */
 function persistentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  return fileMadeOnce(path.join(dataDir, 'jwt-secret'), () => `${randomBytes(48).toString('base64url')}\n`).trim();
 }

@@ -1,8 +1,9 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditChainReport } from '@app/shared';
 import { TimestampTrust, verifyTimestamp, type TimestampChain } from './timestamping';
+import { fileMadeOnce } from '../data-dir-file';
 
 /**
  * Checkpoints of the audit chain: "entry `seq` has hash `hash`", signed with the site's Ed25519 key. The chain alone
@@ -53,13 +54,10 @@ export class AuditSigner {
 
   /** The key kept in `DATA_DIR/audit-signing-key.pem` (made on first use, readable by the site's user only). */
   static forDataDir(dataDir: string): AuditSigner {
-    const file = signingKeyFile(dataDir);
-    if (!existsSync(file)) {
-      mkdirSync(dataDir, { recursive: true });
-      const { privateKey } = generateKeyPairSync('ed25519');
-      writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-    }
-    return AuditSigner.fromPem(readFileSync(file, 'utf8'));
+    const pem = fileMadeOnce(signingKeyFile(dataDir), () =>
+      generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    );
+    return AuditSigner.fromPem(pem);
   }
 
   sign(statement: CheckpointStatement): SignedCheckpoint {

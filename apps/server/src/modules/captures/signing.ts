@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileMadeOnce } from '../../data-dir-file';
 
 /**
  * The key that signs captures' WACZ files, in the WACZ signing specification's anonymous-key form
@@ -30,13 +30,10 @@ export class CaptureSigner {
   }
 
   static forDataDir(dataDir: string): CaptureSigner {
-    const file = path.join(dataDir, 'capture-signing-key.pem');
-    if (!existsSync(file)) {
-      mkdirSync(dataDir, { recursive: true });
-      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
-      writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-    }
-    return CaptureSigner.fromPem(readFileSync(file, 'utf8'));
+    const pem = fileMadeOnce(path.join(dataDir, 'capture-signing-key.pem'), () =>
+      generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    );
+    return CaptureSigner.fromPem(pem);
   }
 
   /** The signature (base64) of a datapackage-digest.json `hash` string ("sha256:<hex>"). */
