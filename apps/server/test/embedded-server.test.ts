@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
+import { answering, spawnSite, type ChildSite } from './fixtures/child-site';
 import { freePort } from './fixtures/free-port';
 
 /**
@@ -23,43 +24,11 @@ function dataFolder(): string {
   return dir;
 }
 
-interface Site {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
+type Site = ChildSite;
 
 async function startSite(dataDir: string, port: number): Promise<Site> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SAMPLE_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      INITIAL_SUPER_EMAIL: SUPER.email,
-      INITIAL_SUPER_PASSWORD: SUPER.password,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  // Long enough for a loaded machine; the loop ends as soon as the site answers or exits.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the site exited (${child.exitCode}):\n${output}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (ok) return { url, child, output: () => output };
-    if (Date.now() > deadline) throw new Error(`the site did not answer /health within 4 minutes:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', SAMPLE_DATA: 'false', INITIAL_SUPER_EMAIL: SUPER.email, INITIAL_SUPER_PASSWORD: SUPER.password };
+  return answering(spawnSite(env, port, running));
 }
 
 async function signIn(url: string, credentials = SUPER): Promise<string> {

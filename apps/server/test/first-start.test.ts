@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { MIGRATION_LOCK } from '../src/db';
 import { SAMPLE_PER_CATEGORY } from '../src/seed/sample';
 import { databaseUrl, onServer } from './fixtures/postgres-admin';
 import { sharedPostgres } from './fixtures/shared';
+import { answering, spawnSite } from './fixtures/child-site';
 import { freePort } from './fixtures/free-port';
 
 /**
@@ -16,7 +17,6 @@ import { freePort } from './fixtures/free-port';
  * once between them, not once each.
  */
 
-const serverDir = path.resolve(import.meta.dirname, '..');
 const running = new Set<ChildProcess>();
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -24,39 +24,6 @@ afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-interface Site {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function spawnSite(env: NodeJS.ProcessEnv): Promise<{ port: number; child: ChildProcess; output: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return { port, child, output: () => output };
-}
-
-async function answering({ port, child, output }: Awaited<ReturnType<typeof spawnSite>>): Promise<Site> {
-  const url = `http://127.0.0.1:${port}`;
-  // Long enough for a loaded machine; the loop ends as soon as the site answers or exits.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`a site exited (${child.exitCode}):\n${output()}`);
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, child, output };
-    if (Date.now() > deadline) throw new Error(`a site did not answer /health within 4 minutes:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 it('three servers started together on an empty database make one set of sample records and one sample account', async () => {
   const { server } = await sharedPostgres();
@@ -73,7 +40,7 @@ it('three servers started together on an empty database make one set of sample r
 
   // Started together: the test holds the migrations' lock until all three wait for it, so they go on side by side.
   await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-  const spawned = await Promise.all([spawnSite(env), spawnSite(env), spawnSite(env)]);
+  const spawned = await Promise.all([1, 2, 3].map(async () => spawnSite(env, await freePort(), running)));
   const waiting = async () =>
     (await client.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = $1 and not granted", [MIGRATION_LOCK])).rows[0]!.n;
   const deadline = Date.now() + 240_000;
