@@ -30,11 +30,15 @@ const SHARED_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
     {
-      // What every page runs besides the entry: the UI library and the translations.
+      // What every page runs besides the entry: the UI library and the English strings, for the app and for the islands
+      // of a reading page (src/islands). Only modules that import nothing outside the group: a chunk importing one that
+      // imports it back runs before its imports are set. i18next is the app's alone (in its entry chunk): the islands
+      // read the strings themselves.
       name: 'framework',
       test: pathMatches([
-        /node_modules\/(preact|i18next)\//,
-        /src\/lib\/i18n\.ts$/,
+        /node_modules\/preact\//,
+        /src\/lib\/(translate|navigate)\.ts$/,
+        /src\/islands\/Island\.tsx$/,
         /src\/locales\/en\.json$/,
         /shared\/src\/constants\.ts$/,
         /shared\/src\/categories\/types\.ts$/,
@@ -85,10 +89,11 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
   },
   build: {
     outDir: isSsrBuild ? 'dist-ssr' : 'dist',
+    // The app (index.html) and, for reading pages, their islands alone (src/islands/start.tsx).
     sourcemap: false,
     assetsInlineLimit: 0,
     manifest: !isSsrBuild,
-    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: SHARED_CHUNKS } },
+    rolldownOptions: isSsrBuild ? {} : { input: ['index.html', 'src/islands/start.tsx'], output: { codeSplitting: SHARED_CHUNKS } },
   },
   ssr: { noExternal: true, target: 'node' },
   test: {

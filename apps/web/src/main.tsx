@@ -6,6 +6,7 @@ import { createRouter, loadScreensFor } from './app/router';
 import { httpsRedirectTarget } from './lib/https';
 import { startLanguage } from './lib/i18n';
 import { nextTask } from './lib/nextTask';
+import { setNavigator } from './lib/navigate';
 import { adoptServerPage } from './lib/serverPage';
 import { session } from './lib/session';
 import './styles.css';
@@ -15,6 +16,21 @@ function redirectToHttps(): boolean {
   const target = httpsRedirectTarget(window.location);
   if (target) window.location.replace(target);
   return target !== null;
+}
+
+/**
+ * Inside the app, the plain links of the parts that also run without it (islands: the menu...) and the islands' own
+ * navigation go through the router, as its <Link>s do, instead of loading the page again.
+ */
+function routePlainLinks(router: ReturnType<typeof createRouter>) {
+  setNavigator((to) => void router.navigate(to));
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element | null)?.closest?.('island-root a[href]');
+    if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute('download') || link.origin !== window.location.origin) return;
+    event.preventDefault();
+    void router.navigate(`${link.pathname}${link.search}${link.hash}`);
+  });
 }
 
 async function start() {
@@ -32,6 +48,7 @@ async function start() {
   // between: running the code, making the router, adopting the page.
   if (prerendered) await nextTask();
   const router = createRouter();
+  routePlainLinks(router);
   if (prerendered) await nextTask();
   const app = (
     <StrictMode>
