@@ -47,6 +47,19 @@ const SHARED_CHUNKS = {
       priority: 20,
     },
     {
+      // The islands that reading pages share (the menu, copy buttons, toggles: src/islands/registry.ts) and what they
+      // import besides the framework, in one request for a reading page (the app uses them too).
+      name: 'islands',
+      test: pathMatches([
+        /src\/lib\/(https|useWhenNear)\.ts$/,
+        /src\/components\/(Slots|Status|SiteMenu|LanguageSwitch|siteLists|CopyButton)\.tsx?$/,
+        /src\/features\/(records\/ViewToggle|search\/FiltersToggle|gallery\/ViewerKeys|home\/CampaignSlot)\.tsx$/,
+        /src\/components\/(Carousel|ImageCarousel|ResponsiveImage|ShowGraphic)\.tsx$/,
+        /shared\/src\/(paths|places\/regions|categories\/registry|categories\/defs\/\w+)\.ts$/,
+      ]),
+      priority: 18,
+    },
+    {
       // Reading the API and turning its refusals into form errors, which the record screens and the home page's
       // letter form share.
       name: 'query',
@@ -64,9 +77,9 @@ const SHARED_CHUNKS = {
       test: pathMatches([
         /node_modules\/dayjs\//,
         /src\/lib\/dates\.ts$/,
-        /src\/components\/(Pagination|ResponsiveImage|RouteNotice|icons)\.tsx$/,
+        /src\/components\/(Pagination|RouteNotice|icons)\.tsx$/,
         /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|categoryViews\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|MassacreTable\.tsx|FieldValue\.tsx|RecordCard\.tsx|PrivateMark\.tsx|public\.css)$/,
-        /shared\/src\/(places\/regions|text)\.ts$/,
+        /shared\/src\/text\.ts$/,
       ]),
       priority: 10,
     },

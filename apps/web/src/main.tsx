@@ -6,7 +6,6 @@ import { createRouter, loadScreensFor } from './app/router';
 import { httpsRedirectTarget } from './lib/https';
 import { startLanguage } from './lib/i18n';
 import { nextTask } from './lib/nextTask';
-import { setNavigator } from './lib/navigate';
 import { adoptServerPage } from './lib/serverPage';
 import { session } from './lib/session';
 import './styles.css';
@@ -19,11 +18,10 @@ function redirectToHttps(): boolean {
 }
 
 /**
- * Inside the app, the plain links of the parts that also run without it (islands: the menu...) and the islands' own
- * navigation go through the router, as its <Link>s do, instead of loading the page again.
+ * Inside the app, the plain links of the parts that also run without it (islands: the menu...) go through the router,
+ * as its <Link>s do, instead of loading the page again.
  */
 function routePlainLinks(router: ReturnType<typeof createRouter>) {
-  setNavigator((to) => void router.navigate(to));
   document.addEventListener('click', (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = (event.target as Element | null)?.closest?.('island-root a[href]');

@@ -12,6 +12,8 @@ const modules = import.meta.glob<Record<string, ComponentType<Record<string, unk
   '../features/statistics/FilterForm.tsx',
   '../features/search/FiltersToggle.tsx',
   '../features/home/CampaignSlot.tsx',
+  '../features/gallery/ViewerKeys.tsx',
+  '../components/ShowGraphic.tsx',
 ]);
 
 const ISLANDS = {
@@ -21,7 +23,9 @@ const ISLANDS = {
   viewToggle: ['../features/records/ViewToggle.tsx', 'ViewToggle'],
   statisticsFilters: ['../features/statistics/FilterForm.tsx', 'FilterForm'],
   searchFilters: ['../features/search/FiltersToggle.tsx', 'FiltersToggle'],
-  campaign: ['../features/home/CampaignSlot.tsx', 'CampaignIsland'],
+  campaign: ['../features/home/CampaignSlot.tsx', 'CampaignSlot'],
+  viewerKeys: ['../features/gallery/ViewerKeys.tsx', 'ViewerKeys'],
+  showGraphic: ['../components/ShowGraphic.tsx', 'ShowGraphic'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type IslandName = keyof typeof ISLANDS;

@@ -33,7 +33,15 @@ async function adopt(element: HTMLElement): Promise<void> {
   hydrateRoot(element, createElement(SlotsProvider, { value: slots }, createElement(component, props)));
 }
 
+/**
+ * Whether the server could not finish the page: its screen still says "Loading..." outside any island (its data did
+ * not come, e.g. a record a signed-out reader may not see, which the app sends on to its list with a word why).
+ */
+const unfinished = () => [...document.querySelectorAll('#main .status[role="status"]')].some((element) => !element.closest('island-root'));
+
 async function start(): Promise<void> {
+  // Such a page is the app's to finish.
+  if (unfinished()) return startApp();
   setTranslations(englishStrings(startApp));
   // An island inside another is part of it: adopted with it.
   const roots = [...document.querySelectorAll<HTMLElement>('island-root')].filter((el) => !el.parentElement?.closest('island-root'));

@@ -33,11 +33,24 @@ type RenderedPage = PrerenderedBody & { status: number };
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
+  name?: string;
   css?: string[];
   imports?: string[];
   isEntry?: boolean;
 }
 export type BuildManifest = Record<string, ManifestChunk>;
+
+/**
+ * The manifest's key of a module: its source path, or, for a module the bundler placed in a chunk with others (the
+ * islands' shared chunk), that chunk's (`_<name>-<hash>.js`, `name` the module's file name when it is the chunk's
+ * first); null when not found.
+ */
+function chunkKeyOf(manifest: BuildManifest, module: string): string | null {
+  if (manifest[module]) return module;
+  const name = module.split('/').at(-1)?.replace(/\.[^.]+$/, '');
+  const found = Object.keys(manifest).filter((key) => key.startsWith('_') && manifest[key]?.name === name);
+  return found.length === 1 ? found[0]! : null;
+}
 
 /** Every chunk a module needs: its own and, transitively, those it imports statically (not the lazy ones). */
 function staticClosure(manifest: BuildManifest, keys: string[]): ManifestChunk[] {
@@ -70,7 +83,8 @@ export function pageAssets(manifest: BuildManifest, modules: string[], islands: 
   const screen = staticClosure(manifest, modules);
   const styles = new Set(screen.flatMap((chunk) => chunk.css ?? []).filter((css) => !appStyles.has(css)));
   const scripts = new Set([...app, ...screen].map((chunk) => chunk.file));
-  const islandScripts = islands.length && manifest[ISLANDS_ENTRY] ? new Set(staticClosure(manifest, [ISLANDS_ENTRY, ...islands]).map((chunk) => chunk.file)) : new Set<string>();
+  const islandKeys = islands.map((module) => chunkKeyOf(manifest, module)).filter((key): key is string => key !== null);
+  const islandScripts = islands.length && manifest[ISLANDS_ENTRY] ? new Set(staticClosure(manifest, [ISLANDS_ENTRY, ...islandKeys]).map((chunk) => chunk.file)) : new Set<string>();
   const href = (files: Set<string>) => [...files].map((f) => `/${f}`);
   return { styles: [...styles].map((f) => `/${f}`), scripts: href(scripts), islandScripts: href(islandScripts) };
 }

@@ -12,6 +12,20 @@ function addressOf(form: HTMLFormElement): string {
   return `${form.getAttribute('action') ?? window.location.pathname}${query ? `?${query}` : ''}`;
 }
 
+const FOCUS_KEY = 'search-filter-focus';
+
+/** Keeps the id of the field that sent the form for the next page (`id`), or takes the kept one (null). */
+function remember(id: string | null): string | null {
+  try {
+    if (id !== null) sessionStorage.setItem(FOCUS_KEY, id);
+    const kept = sessionStorage.getItem(FOCUS_KEY);
+    if (id === null) sessionStorage.removeItem(FOCUS_KEY);
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * On a reading page without the app, the search form's filters apply at once, as the app applies them: a ticked facet
  * or a chosen status sends the form, without its empty fields. (In the app its screen does this.)
@@ -19,6 +33,9 @@ function addressOf(form: HTMLFormElement): string {
 function useFiltersApplyAtOnce(): void {
   useEffect(() => {
     if (appRuns()) return;
+    // A keyboard reader who ticked a box finds the focus on it again on the new page, as in the app.
+    const focused = remember(null);
+    if (focused) document.getElementById(focused)?.focus();
     const form = document.getElementById(FILTERS_ID)?.closest('form');
     if (!form) return;
     const onSubmit = (event: SubmitEvent) => {
@@ -27,7 +44,9 @@ function useFiltersApplyAtOnce(): void {
     };
     const onChange = (event: Event) => {
       const field = event.target as HTMLInputElement | HTMLSelectElement;
-      if (field.type === 'checkbox' || field.tagName === 'SELECT') form.requestSubmit();
+      if (field.type !== 'checkbox' && field.tagName !== 'SELECT') return;
+      remember(field.id);
+      form.requestSubmit();
     };
     form.addEventListener('submit', onSubmit);
     form.addEventListener('change', onChange);
