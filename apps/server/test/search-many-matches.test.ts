@@ -140,7 +140,10 @@ describe('search with many matches', () => {
     const shareOf = (word: string) => ({ low: shares[word] ?? 0, high: shares[word] ?? 0.01 });
     const near = (share: { low: number; high: number }) => [Number(share.low.toFixed(4)), Number(share.high.toFixed(4))];
     expect(near(queryShare('a b', shareOf))).toEqual([0.1, 0.2]); // both: independent at least, together at most
-    expect(near(queryShare('"A B"', shareOf))).toEqual([0.1, 0.2]);
+    // A quoted phrase: its words found together (the rarer one's share), not as if independent.
+    expect(near(queryShare('"A B"', shareOf))).toEqual([0.2, 0.2]);
+    expect(near(queryShare('"a zz"', shareOf))).toEqual([0, 0.01]);
+    expect(near(queryShare('c -"a b"', shareOf))).toEqual([0.08, 0.1]);
     expect(near(queryShare('b or c', shareOf))).toEqual([0.2, 0.3]);
     expect(near(queryShare('a b or c', shareOf))).toEqual([0.1, 0.3]); // a & (b | c)
     expect(near(queryShare('a -b', shareOf))).toEqual([0.4, 0.5]);
