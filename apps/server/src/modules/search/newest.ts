@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { SEARCH_LIMIT_DEFAULT } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, rowsOf, type Db } from '../../db';
 import { records } from '../../db/schema';
 import type { SearchCursor } from './cursor';
 import { and, cursorAfter, NEWEST_FIRST, RECORD_COLUMNS, snippetTextOf, type MatchConditions } from './match';
@@ -38,7 +38,7 @@ export async function newestPage(db: Db, conditions: MatchConditions, input: Sea
   const walk = share === null || share * limits.walkStep * limits.walkSteps >= 2 * want;
   const text = snippetTextOf(conditions);
   for (let i = 0; walk && i < limits.walkSteps && found.length < want; i++) {
-    const [row]: WalkRow[] = await rowsOf<WalkRow>(
+    const [row]: WalkRow[] = await preparedSqlRows<WalkRow>(
       db,
       sql`with c as materialized (
           select ${records.id} as id, ${records.createdAt} as created_at, (${and(conditions.where)}) as matched
