@@ -98,6 +98,7 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   switch (target.kind) {
     case 'one': {
       const [fragment] = await recordsAsFragments(app, [target.id], undefined, [], reader);
+      if (fragment?.mergedInto && fragment.category === target.category) return mergedRedirect(target.category, fragment.mergedInto);
       if (!fragment || fragment.category !== target.category || fragment.trashed) return notFound();
       if (!includePrivate && !fragment.public) return notFound();
       const etag = etagOf(RecordFragments.hashesOf(fragment, signedIn), {});
@@ -141,6 +142,13 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   }
 }
 
+/**
+ * A record merged into another (the same person recorded twice, modules/duplicates) answers with a permanent redirect
+ * to the record it was merged into, and says which in its body.
+ */
+function mergedRedirect(category: CategorySlug, mergedInto: string): ReadResponse {
+  return answer(301, { location: `${API_BASE}/${category}/${mergedInto}` }, JSON.stringify({ message: 'Merged into another record', mergedInto }));
+}
 
 function withPaging(headers: Record<string, string>, total: number, link: string | null): Record<string, string> {
   headers[TOTAL_COUNT_HEADER] = String(total);

@@ -9,8 +9,11 @@ import { findRecordViews, type RecordView } from './repository';
  * many requests want it at the same moment.
  */
 
-/** A serialised record for one read: from the kept fragments, or made now (and kept when it may be). */
-export type Fragment = RecordFragment & { trashed?: boolean };
+/**
+ * A serialised record for one read: from the kept fragments, or made now (and kept when it may be). A trashed one
+ * says only that, and the record it was merged into, if it was.
+ */
+export type Fragment = RecordFragment & { trashed?: boolean; mergedInto?: string };
 
 /**
  * What a read of a record gives the requests that wait for it: its fragment when every reader gets the same JSON,
@@ -64,7 +67,10 @@ function sharedReadOf(app: RecordReadServices, view: RecordView): SharedRead {
   if (!trashed && !sameForEveryone) return view;
   const json = JSON.stringify(toRecordDto(record, files, app.media));
   const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
-  if (trashed) fragment.trashed = true;
+  if (trashed) {
+    fragment.trashed = true;
+    if (record.mergedInto) fragment.mergedInto = record.mergedInto;
+  }
   return fragment;
 }
 
