@@ -6,6 +6,7 @@ import { request } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
 import { PagedTable } from './PagedTable';
 import './admin.css';
@@ -33,7 +34,7 @@ export default function CheckpointsPage() {
   const allowed = can.readAudit(user);
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const checkpoints = useQuery({
     queryKey: checkpointsKey,
     queryFn: ({ signal }) => request<Checkpoint[]>('/audit/checkpoints', { signal }),
@@ -64,31 +65,22 @@ export default function CheckpointsPage() {
         </button>
         <a href="/.well-known/audit-key">{t('admin.auditKey')}</a>
       </p>
-      {feedback ? (
-        <p className={feedback.ok ? 'admin-ok' : 'field-error'} role={feedback.ok ? 'status' : 'alert'}>
-          {feedback.text}
-        </p>
-      ) : null}
+      <AdminFeedback feedback={feedback} />
       <PagedTable
         query={{ ...checkpoints, data: shown }}
-        headings={[t('admin.checkpointSeq'), t('admin.at'), t('admin.checkpointHash'), t('admin.checkpointTimestamp')]}
+        columns={[
+          { heading: t('admin.checkpointSeq'), cell: (row) => row.seq },
+          { heading: t('admin.at'), cell: (row) => formatDateTime(row.at, i18n.language) },
+          { heading: t('admin.checkpointHash'), cell: (row) => <code title={row.hash}>{row.hash.slice(0, 16)}…</code> },
+          { heading: t('admin.checkpointTimestamp'), cell: (row) => (row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')) },
+        ]}
+        rowKey={(row) => row.seq}
         emptyText={t('admin.noCheckpoints')}
         page={page}
         pageSize={PAGE_SIZE}
         onPage={setPage}
         stacked
-      >
-        {(row) => (
-          <tr key={row.seq}>
-            <td data-label={t('admin.checkpointSeq')}>{row.seq}</td>
-            <td data-label={t('admin.at')}>{formatDateTime(row.at, i18n.language)}</td>
-            <td data-label={t('admin.checkpointHash')}>
-              <code title={row.hash}>{row.hash.slice(0, 16)}…</code>
-            </td>
-            <td data-label={t('admin.checkpointTimestamp')}>{row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')}</td>
-          </tr>
-        )}
-      </PagedTable>
+      />
     </section>
   );
 }

@@ -10,31 +10,37 @@ interface PagedQuery<T> {
   refetch: () => unknown;
 }
 
+/** One column of an admin table: its heading, and what each item shows under it. */
+export interface Column<T> {
+  heading: string;
+  cell: (item: T) => ReactNode;
+  className?: string;
+}
+
 /**
  * An admin list as a table: loading, the error with a retry, the empty text, or the page's rows under their column
- * headings with the pager below.
+ * headings with the pager below. Each cell carries its column's heading as `data-label`: below 768px a stacked
+ * table shows each row as a block of "label: value" lines, so no column is off-screen.
  */
 export function PagedTable<T>({
   query,
-  headings,
+  columns,
+  rowKey,
   emptyText,
   page,
   pageSize,
   onPage,
   stacked = false,
-  children,
 }: {
   query: PagedQuery<T>;
-  headings: ReactNode[];
+  columns: Column<T>[];
+  rowKey: (item: T) => string | number;
   /** Shown instead of an empty table; without it the headings show over no rows. */
   emptyText?: string;
   page: number;
   pageSize: number;
   onPage: (page: number) => void;
-  /** Below 768px each row is a block of "label: value" lines (its cells carry `data-label`), so no column is off-screen. */
   stacked?: boolean;
-  /** One item's row. */
-  children: (item: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading />;
   if (query.error || !query.data) return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
@@ -45,14 +51,24 @@ export function PagedTable<T>({
       <table className={`admin-table${stacked ? ' is-stacked' : ''}`}>
         <thead>
           <tr>
-            {headings.map((heading, i) => (
+            {columns.map((column, i) => (
               <th key={i} scope="col">
-                {heading}
+                {column.heading}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>{items.map(children)}</tbody>
+        <tbody>
+          {items.map((item) => (
+            <tr key={rowKey(item)}>
+              {columns.map((column, i) => (
+                <td key={i} data-label={column.heading} className={column.className}>
+                  {column.cell(item)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
       </table>
       <Pagination page={page} pageSize={pageSize} total={total} onPage={onPage} />
     </div>
