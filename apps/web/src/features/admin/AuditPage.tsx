@@ -9,7 +9,7 @@ import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice } from '../../components/Status';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable, type Column } from './PagedTable';
+import { PagedTable, usePaging, type Column } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -27,13 +27,13 @@ export default function AuditPage() {
   const { t, i18n } = useTranslation();
   const user = useSession();
   const allowed = can.readAudit(user);
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [filter, setFilter] = useState<Filter>({ recordId: '', actorId: '' });
   const entries = useQuery({
-    queryKey: ['admin', 'audit', page, filter],
+    queryKey: ['admin', 'audit', paging.page, filter],
     queryFn: ({ signal }) =>
       requestPage<AuditEntryDto>('/audit', {
-        query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, recordId: filter.recordId, actorId: filter.actorId },
+        query: { limit: PAGE_SIZE, offset: paging.offset, recordId: filter.recordId, actorId: filter.actorId },
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -51,7 +51,7 @@ export default function AuditPage() {
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    setPage(1);
+    paging.setPage(1);
     setFilter({ recordId: String(data.get('recordId') ?? '').trim(), actorId: String(data.get('actorId') ?? '').trim() });
   };
 
@@ -80,10 +80,7 @@ export default function AuditPage() {
         columns={auditColumns(t, i18n.language, setFilter)}
         rowKey={(row) => row.seq}
         emptyText={t('admin.noEntries')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
+        paging={paging}
       />
     </section>
   );

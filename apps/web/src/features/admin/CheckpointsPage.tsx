@@ -8,7 +8,7 @@ import { useTranslation } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging } from './PagedTable';
 import './admin.css';
 
 /** A signed checkpoint of the audit chain's head, as GET /audit/checkpoints lists them (oldest first). */
@@ -33,7 +33,7 @@ export default function CheckpointsPage() {
   const user = useSession();
   const allowed = can.readAudit(user);
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const checkpoints = useQuery({
     queryKey: checkpointsKey,
@@ -44,7 +44,7 @@ export default function CheckpointsPage() {
     mutationFn: () => request<Checkpoint | null>('/audit/checkpoints', { method: 'POST', body: {} }),
     onSuccess: (made) => {
       setFeedback({ ok: true, text: made ? t('admin.checkpointSigned', { seq: made.seq }) : t('admin.checkpointUpToDate') });
-      setPage(1);
+      paging.setPage(1);
       return queryClient.invalidateQueries({ queryKey: checkpointsKey });
     },
     onError: (err) => setFeedback({ ok: false, text: t('editor.failed', { action: t('admin.signCheckpoint'), message: err.message }) }),
@@ -53,7 +53,7 @@ export default function CheckpointsPage() {
   const title = t('pages.checkpoints');
   if (!allowed) return <ForbiddenNotice title={title} />;
   const newestFirst = checkpoints.data ? [...checkpoints.data].reverse() : undefined;
-  const shown = newestFirst && { items: newestFirst.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: newestFirst.length };
+  const shown = newestFirst && { items: newestFirst.slice(paging.offset, paging.offset + PAGE_SIZE), total: newestFirst.length };
 
   return (
     <section>
@@ -76,10 +76,7 @@ export default function CheckpointsPage() {
         ]}
         rowKey={(row) => row.seq}
         emptyText={t('admin.noCheckpoints')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
+        paging={paging}
       />
     </section>
   );

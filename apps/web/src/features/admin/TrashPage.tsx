@@ -8,7 +8,7 @@ import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
 import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -19,11 +19,11 @@ export default function TrashPage() {
   const { t, i18n } = useTranslation();
   const user = useSession();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const trash = useQuery({
-    queryKey: ['admin', 'trash', page],
-    queryFn: ({ signal }) => requestPage<TrashedRecord>('/trash', { query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+    queryKey: ['admin', 'trash', paging.page],
+    queryFn: ({ signal }) => requestPage<TrashedRecord>('/trash', { query: { limit: PAGE_SIZE, offset: paging.offset }, signal }),
     placeholderData: keepPreviousData,
     enabled: can.restore(user),
   });
@@ -60,10 +60,7 @@ export default function TrashPage() {
         ]}
         rowKey={(record) => record._id}
         emptyText={t('admin.trashEmpty')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
+        paging={paging}
       />
     </section>
   );

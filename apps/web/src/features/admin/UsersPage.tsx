@@ -10,7 +10,7 @@ import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
 import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable, type Column } from './PagedTable';
+import { PagedTable, usePaging, type Column } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -35,13 +35,13 @@ export default function UsersPage() {
   const me = useSession();
   const allowed = can.manageUsers(me);
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [change, setChange] = useState<RoleChange | null>(null);
   const users = useQuery({
-    queryKey: ['admin', 'users', page],
+    queryKey: ['admin', 'users', paging.page],
     queryFn: ({ signal }) =>
-      requestPage<UserListItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+      requestPage<UserListItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: paging.offset }, signal }),
     placeholderData: keepPreviousData,
     enabled: allowed,
   });
@@ -81,10 +81,7 @@ export default function UsersPage() {
         query={users}
         columns={userColumns(t, i18n.language, changeRole.isPending, (user, role) => setChange({ user, role, step: 1 }))}
         rowKey={(user) => user.id}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
+        paging={paging}
       />
       {change ? <RoleChangeDialog change={change} self={change.user.id === me?.id} lowers={lowersOwnRole(change)} onConfirm={confirm} onCancel={() => setChange(null)} /> : null}
     </section>
