@@ -53,6 +53,7 @@ export const records = pgTable(
     streetName: text('street_name'),
     startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }),
     endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }),
+    acledEventId: text('acled_event_id'),
   },
   (t) => [
     // Lists: newest first within a category, live records only; the public variant serves anonymous readers.
