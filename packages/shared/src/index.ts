@@ -14,3 +14,4 @@ export * from './search-params';
 export * from './statistics';
 export * from './chromium-flags';
 export * from './ids';
+export * from './duplicates';

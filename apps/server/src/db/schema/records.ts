@@ -26,6 +26,11 @@ export const records = pgTable(
     sample: boolean('sample').notNull().default(false),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     deletedBy: uuid('deleted_by'),
+    /**
+     * A person record merged into another (the same person recorded twice): it is in the trash, and its URL and API
+     * answer point to the record it was merged into (modules/duplicates).
+     */
+    mergedInto: uuid('merged_into'),
     // Category-specific fields (registry data fields).
     fullName: text('full_name'),
     location: text('location'),
@@ -48,6 +53,7 @@ export const records = pgTable(
     streetName: text('street_name'),
     startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }),
     endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }),
+    acledEventId: text('acled_event_id'),
   },
   (t) => [
     // Lists: newest first within a category, live records only; the public variant serves anonymous readers.

@@ -15,6 +15,7 @@ export const events = {
     { name: 'city', kind: 'text', label: 'field.city', max: 100, search: 'B' },
     { name: 'streetName', kind: 'text', label: 'field.streetName', max: 200 },
     ...place,
+    f.acledEventId,
     f.createdAt,
     { name: 'startAt', kind: 'datetime', label: 'field.startAt', statistics: 'incidentDate' },
     { name: 'endAt', kind: 'datetime', label: 'field.endAt' },
