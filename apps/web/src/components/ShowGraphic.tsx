@@ -14,6 +14,8 @@ export function ShowGraphic() {
     media?.removeAttribute('inert');
     media?.removeAttribute('aria-hidden');
     guard?.classList.add('is-shown');
+    // The warning goes with its button (a reader of the page no longer meets it).
+    guard?.querySelector('.graphic-guard-notice')?.remove();
   };
   return (
     <button type="button" onClick={show}>

@@ -22,7 +22,7 @@ const startApp = () => window.startApp?.();
 
 /** What features show inside each other's islands (as app/slots.tsx for the app). */
 const slots: Slots = {
-  campaignForm: lazy(() => import('./CampaignForm')),
+  campaignForm: lazy(() => import('./LetterForm')),
 };
 
 async function adopt(element: HTMLElement): Promise<void> {
@@ -34,10 +34,9 @@ async function adopt(element: HTMLElement): Promise<void> {
 }
 
 /**
- * Whether the server could not finish the page: its screen still says "Loading..." outside any island (its data did
- * not come, e.g. a record a signed-out reader may not see, which the app sends on to its list with a word why).
+ * Whether the server could not finish the page: its screen itself still says "Loading..." (its data did not come, e.g. a record a signed-out reader may not see, which the app sends on to its list with a word why).
  */
-const unfinished = () => [...document.querySelectorAll('#main .status[role="status"]')].some((element) => !element.closest('island-root'));
+const unfinished = () => document.querySelector('#main > .status[role="status"]') !== null;
 
 async function start(): Promise<void> {
   // Such a page is the app's to finish.
