@@ -14,3 +14,6 @@ export * from './search-params';
 export * from './statistics';
 export * from './chromium-flags';
 export * from './ids';
+export * from './sources';
+export * from './geo';
+export * from './incidents';

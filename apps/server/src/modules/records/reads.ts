@@ -7,6 +7,7 @@ import { toGalleryItem, toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
 import type { ListPositions } from './list-positions';
 import { encodeCursor, linkHeader, resolvePage, type PageQuery } from './paging';
+import { linksSameForEveryone } from './links';
 import { cursorOf, findGalleryImage, findRecordViews, listGallery, listPage, type RecordView } from './repository';
 
 const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
@@ -190,12 +191,12 @@ export async function recordsAsFragments(
 }
 
 function sharedReadOf(app: RecordReadServices, view: RecordView, generation: number): SharedRead {
-  const { record, files } = view;
+  const { record, files, incident } = view;
   const trashed = record.deletedAt !== null;
-  const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic);
+  const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic) && linksSameForEveryone(record, incident);
   // A trashed record's fragment only tells the reads it is trashed: its bytes are sent to nobody.
   if (!trashed && !sameForEveryone) return view;
-  const json = JSON.stringify(toRecordDto(record, files, app.media));
+  const json = JSON.stringify(toRecordDto(record, files, app.media, { incident }));
   const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
   if (trashed) fragment.trashed = true;
   else app.recordFragments.set(record.id, fragment, generation);
@@ -204,8 +205,8 @@ function sharedReadOf(app: RecordReadServices, view: RecordView, generation: num
 
 function forReader(app: RecordReadServices, shared: SharedRead | null, reader: Reader): Fragment | null {
   if (!shared || 'bytes' in shared) return shared;
-  const { record, files } = shared;
-  return RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media, { reader })), record.category, record.public);
+  const { record, files, incident } = shared;
+  return RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media, { reader, incident })), record.category, record.public);
 }
 
 function withPaging(headers: Record<string, string>, total: number, link: string | null): Record<string, string> {
