@@ -15,7 +15,7 @@ import { runExport } from './lib/phase-export.mjs';
 import { runCluster } from './lib/phase-cluster.mjs';
 import { runStats } from './lib/phase-stats.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
-import { createPgDatabase, dbTask, dropPgDatabase } from './lib/data.mjs';
+import { createPgDatabase, dbTask, dropPgDatabase, ensurePgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
 import { signedInReader } from './lib/reader.mjs';
 import { ROOT, siteWorkDir, startSite } from './lib/site.mjs';
@@ -42,6 +42,8 @@ if (opts.help) {
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
                             a database bench_<timestamp> is created next to it and dropped at the end)
+  --pg-database=NAME        with --pg: the database NAME on that server, made if missing, grown to each size and kept
+                            (never dropped), so runs can share one data set (a million records take a while to make)
   --http-at=largest|all     sizes the wrk runs use (default: largest)
   --duration=10             seconds per wrk run (-t1 -c32 unless --connections=N)
   --soak=60                 seconds of unique-URL load in the footprint part (memory must stay flat)
@@ -131,7 +133,11 @@ async function main() {
     ['http', 'footprint', 'search'].some((part) => opts.only.includes(part)) &&
     (await ensureDebianPackages({ packages: ['nginx-light', 'wrk'], commands: ['wrk', 'nginx'], part: 'http and footprint parts, and the load runs of the search part, skipped' }));
   const doHttp = opts.only.includes('http') && haveWrk;
-  const databaseUrl = opts.pg ? await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`) : null;
+  const databaseUrl = !opts.pg
+    ? null
+    : opts.pgDatabase
+      ? await ensurePgDatabase(opts.pgUrl, opts.pgDatabase)
+      : await createPgDatabase(opts.pgUrl, `bench_${stamp.replace(/-/g, '').toLowerCase().slice(0, 15)}`);
   const dataDir = path.join(work, 'data');
   try {
     if (['http', 'queries', 'search', 'stats'].some((part) => opts.only.includes(part))) {
@@ -231,7 +237,7 @@ async function main() {
       });
     }
   } finally {
-    if (databaseUrl) await dropPgDatabase(opts.pgUrl, databaseUrl).catch((err) => console.error(`Could not drop ${databaseUrl}: ${err.message}`));
+    if (databaseUrl && !opts.pgDatabase) await dropPgDatabase(opts.pgUrl, databaseUrl).catch((err) => console.error(`Could not drop ${databaseUrl}: ${err.message}`));
   }
 }
 

@@ -19,6 +19,7 @@ export function parseArgs(argv) {
     sizes: null,
     pg: false,
     pgUrl: DEFAULT_PG_URL,
+    pgDatabase: null,
     httpAt: 'largest',
     duration: 10,
     soak: 60,
@@ -55,6 +56,12 @@ export function parseArgs(argv) {
       case 'pg':
         opts.pg = true;
         if (value) opts.pgUrl = value;
+        break;
+      case 'pg-database':
+        // Also a database name in a URL: quoted as an identifier, so letters, digits and _ only.
+        if (!/^[a-z_][a-z0-9_]*$/.test(value ?? '')) throw new Error('--pg-database must be a database name of lower-case letters, digits and _');
+        opts.pg = true;
+        opts.pgDatabase = value;
         break;
       case 'http-at':
         if (!['largest', 'all'].includes(value)) throw new Error('--http-at must be largest or all');

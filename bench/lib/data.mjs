@@ -33,6 +33,20 @@ export async function createPgDatabase(adminUrl, name) {
   return withDatabase(adminUrl, name);
 }
 
+/** The database `name` on the server of `adminUrl`, made when missing and otherwise used as it is (--pg-database). */
+export async function ensurePgDatabase(adminUrl, name) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name}"`);
+    console.log(`PostgreSQL database ${name} ${rowCount ? 'used as it is (kept after the run)' : 'created (kept after the run)'}`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
+}
+
 export async function dropPgDatabase(adminUrl, databaseUrl) {
   const name = new URL(databaseUrl).pathname.slice(1);
   const client = new pg.Client({ connectionString: adminUrl });

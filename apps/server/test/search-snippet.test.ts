@@ -37,4 +37,17 @@ describe('search snippets', () => {
     expect(snippetOf(text, highlightTerms(''))).toEqual([]);
     expect(snippetOf(null, highlightTerms('x'))).toEqual([]);
   });
+
+  it('splits words as the index does: letters with their combining marks, digits of any script, letters past the 16-bit range', () => {
+    // An accent written as a combining mark, Arabic-Indic digits, mathematical bold letters (two UTF-16 units each), an
+    // emoji (no letter) between two words, Ge'ez punctuation, and an underscore (no letter either).
+    const text = 'cafe\u0301 ٣٤ 𝐀𝐁 ab😀cd ቤቱ።ቤት x_y café';
+    const shown = (q: string) => marked(snippetOf(text, highlightTerms(q)));
+    expect(shown('cafe\u0301')).toBe('[cafe\u0301] ٣٤ 𝐀𝐁 ab😀cd ቤቱ።ቤት x_y café');
+    expect(shown('٣٤')).toBe('cafe\u0301 [٣٤] 𝐀𝐁 ab😀cd ቤቱ።ቤት x_y café');
+    expect(shown('𝐀𝐁')).toBe('cafe\u0301 ٣٤ [𝐀𝐁] ab😀cd ቤቱ።ቤት x_y café');
+    expect(shown('cd y')).toBe('cafe\u0301 ٣٤ 𝐀𝐁 ab😀[cd] ቤቱ።ቤት x_[y] café');
+    // ቤቱ (the house) and ቤት (house) share a stem; both sides of the Ge'ez full stop are words.
+    expect(shown('ቤት')).toBe('cafe\u0301 ٣٤ 𝐀𝐁 ab😀cd [ቤቱ]።[ቤት] x_y café');
+  });
 });

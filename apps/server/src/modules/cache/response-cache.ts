@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { acceptedEncoding, bytesOf, compress, COMPRESS_MIN_BYTES, decompress, type Body, type Encoding } from '../../compression';
 import { etagMatches } from '../../etag';
+import { GuardedReads } from './guarded-reads';
 
 /** How long a cached answer is served at most, unless told otherwise (config: CACHE_MAX_AGE_SECONDS). */
 export const DEFAULT_MAX_AGE_MS = 300_000;
@@ -167,8 +168,7 @@ function keyHash(key: string): number {
 
 /**
  * LRU of public responses bounded by bytes. A record change clears it (`invalidateAll`): writes are rare next to
- * reads, and clearing everything cannot leave a stale list, detail, gallery or link preview behind. A generation number stops a
- * read that started before a write from storing what it read after the write cleared the cache.
+ * reads, and clearing everything cannot leave a stale list, detail, gallery or link preview behind.
  */
 export class ResponseCache {
   private readonly lru: LRUCache<string, CachedResponse>;
@@ -180,7 +180,12 @@ export class ResponseCache {
    * query strings only push older aliases out.
    */
   private readonly aliases: LRUCache<string, string>;
-  private generation = 0;
+  /**
+   * The generation guard (GuardedReads): a read that started before a change does not store what it read. Its reads
+   * are not merged: a page whose answer is not stored (`cacheable: false`) is rendered from its whole address, which
+   * its key does not tell apart, and the reads beneath it (records/fragments.ts) merge the costly part already.
+   */
+  private readonly reads = new GuardedReads();
   private readonly served = new Map<string, ServedCounts>();
   /** Hashes of the keys produced lately (see `admits`): the newer generation, and the one before it. */
   private producedLately = new Set<number>();
@@ -265,11 +270,11 @@ export class ResponseCache {
 
   /** The generation to pass to `set` (taken before producing the response). */
   currentGeneration(): number {
-    return this.generation;
+    return this.reads.current();
   }
 
   set(key: string, entry: CachedResponse, generation: number): boolean {
-    if (generation !== this.generation) return false;
+    if (!this.reads.isCurrent(generation)) return false;
     keepForStorage(entry);
     this.lru.set(key, entry);
     return true;
@@ -293,13 +298,13 @@ export class ResponseCache {
   }
 
   invalidateAll(): void {
-    this.generation++;
+    this.reads.advance();
     this.lru.clear();
   }
 
   /** Drops the entries whose key matches; reads in flight are not stored (they may have read before the change). */
   invalidateWhere(matches: (key: string) => boolean): void {
-    this.generation++;
+    this.reads.advance();
     for (const key of [...this.lru.keys()]) if (matches(key)) this.lru.delete(key);
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { JoinedParts } from '../../compression';
+import { GuardedReads } from '../cache/guarded-reads';
 import { DEFAULT_MAX_AGE_MS } from '../cache/response-cache';
 
 const OPEN = Buffer.from('[');
@@ -32,17 +33,16 @@ export interface RecordFragment {
  * compression instead of reading, mapping and serialising fifty rows. Only live records whose every file is public
  * are kept (a file shown to signed-in readers carries a URL signed for its reader), as anonymous visitors get them. Any content change, here or in
  * another process, clears it (the records area listens to app.contentChanged); a read that started before a change
- * does not store what it read (a generation number, as in the response cache).
+ * does not store what it read, and a record being read for one request is not read again for another (GuardedReads).
  */
 export class RecordFragments {
   private readonly lru: LRUCache<string, RecordFragment>;
-  private generation = 0;
   /**
    * Records being read for some request now, by id: a request that needs one of them waits for that read instead of
    * reading it again. Under concurrent paging every page's new records were otherwise read and serialised by every
    * request in flight that showed them.
    */
-  private readonly reading = new Map<string, Promise<unknown>>();
+  private readonly reads = new GuardedReads<string>();
 
   /** `maxAgeMs`: the longest a record is kept serialised (CACHE_MAX_AGE_SECONDS), even if no change reaches this process. */
   constructor(maxBytes: number, maxAgeMs = DEFAULT_MAX_AGE_MS) {
@@ -88,35 +88,40 @@ export class RecordFragments {
   }
 
   currentGeneration(): number {
-    return this.generation;
+    return this.reads.current();
   }
 
   set(id: string, fragment: RecordFragment, generation: number): void {
-    if (generation === this.generation) this.lru.set(id, fragment);
+    if (this.reads.isCurrent(generation)) this.lru.set(id, fragment);
   }
 
   clear(): void {
-    this.generation++;
+    this.reads.advance();
     this.lru.clear();
-    this.reading.clear();
   }
 
   /** The read of record `id` another request of this generation started, if one is under way. */
   readingNow<T>(id: string, generation: number): Promise<T> | undefined {
-    return generation === this.generation ? (this.reading.get(id) as Promise<T> | undefined) : undefined;
+    return this.reads.joinable<T>(id, generation);
   }
 
-  /** Makes `read` the one of record `id` for this generation until it settles. */
-  startReading(id: string, read: Promise<unknown>, generation: number): void {
-    if (generation !== this.generation) return;
-    this.reading.set(id, read);
-    const done = () => {
-      if (this.reading.get(id) === read) this.reading.delete(id);
-    };
-    read.then(done, done);
+  /**
+   * The one read of record `id` for `generation`: the one under way, or `read` started now. What it gives is kept
+   * when it is a live record's fragment (not a trashed one's, nor the rows of a record whose JSON depends on its
+   * reader) and nothing changed since `generation`.
+   */
+  readOnce<T extends object | null>(id: string, read: () => Promise<T>, generation: number): Promise<T> {
+    return this.reads.run(id, read, (value) => {
+      if (isKeptFragment(value)) this.lru.set(id, value);
+    }, generation);
   }
 
   get size(): number {
     return this.lru.size;
   }
+}
+
+/** A fragment every reader gets as it is: serialised, and not of a trashed record. */
+function isKeptFragment(value: object | null): value is RecordFragment {
+  return value !== null && 'bytes' in value && !(value as { trashed?: boolean }).trashed;
 }

@@ -1,3 +1,4 @@
+import { GuardedReads } from '../cache/guarded-reads';
 import { DEFAULT_MAX_AGE_MS } from '../cache/response-cache';
 import type { Cursor } from './paging';
 
@@ -24,8 +25,8 @@ const endOf = (run: Run) => run.start + run.entries.length;
  *   pages after it cost no round trip to the database while nothing changes.
  * - A numbered page deep in a list (`offset=20000`) starts from the nearest position known before it, as a keyset page
  *   skipping only the few entries in between, instead of walking every entry the offset skips (docs/performance.md).
- * Any change of records moves positions, so they are cleared with the serialised records (a generation number keeps
- * what a read started before a change from being stored after it).
+ * Any change of records moves positions, so they are cleared with the serialised records (GuardedReads keeps what a
+ * read started before a change from being stored after it).
  */
 export class ListPositions {
   /** Each list's runs, sorted by start, neither overlapping nor touching (touching runs are merged). */
@@ -36,9 +37,8 @@ export class ListPositions {
    * than any page inside the list.
    */
   private readonly totals = new Map<string, number>();
-  /** Each list's reads under way, with the positions they will make known (from `start` to before `end`). */
-  private readonly reading = new Map<string, { start: number; end: number; read: Promise<unknown> }[]>();
-  private generation = 0;
+  /** The reads under way, each with the positions of its list it will make known (from `start` to before `end`). */
+  private readonly reads = new GuardedReads<{ list: string; start: number; end: number }>();
   /** When the current generation started: past `maxAgeMs` everything known is forgotten (see `fresh`). */
   private since = Date.now();
 
@@ -47,7 +47,7 @@ export class ListPositions {
 
   currentGeneration(): number {
     this.fresh();
-    return this.generation;
+    return this.reads.current();
   }
 
   /** Clears what was learnt more than `maxAgeMs` ago (all of it: positions are learnt together and move together). */
@@ -85,7 +85,7 @@ export class ListPositions {
 
   /** Remembers where a numbered page's entries (and those read past it) stand, read under `generation`. */
   remember(list: string, offset: number, entries: readonly Cursor[], generation: number): void {
-    if (generation !== this.generation || !entries.length) return;
+    if (!this.reads.isCurrent(generation) || !entries.length) return;
     const runs = this.lists.get(list) ?? [];
     const added: Run = { start: offset, entries: [...entries] };
     // The runs the new one overlaps or touches are merged into it; the others stay as they are.
@@ -107,29 +107,17 @@ export class ListPositions {
 
   /** A read of `list` under way in this generation that will make positions `offset` to `offset + count - 1` known. */
   readingCovering(list: string, offset: number, count: number, generation: number): Promise<unknown> | undefined {
-    if (generation !== this.generation) return undefined;
-    return this.reading.get(list)?.find((r) => r.start <= offset && offset + count <= r.end)?.read;
+    return this.reads.find((r) => r.list === list && r.start <= offset && offset + count <= r.end, generation);
   }
 
-  /** Makes `read` known as the read of positions `start` to before `end` of `list` until it settles. */
-  startReading(list: string, start: number, end: number, read: Promise<unknown>, generation: number): void {
-    if (generation !== this.generation) return;
-    const reads = this.reading.get(list) ?? [];
-    const entry = { start, end, read };
-    reads.push(entry);
-    this.reading.set(list, reads);
-    const done = () => {
-      const now = this.reading.get(list);
-      const i = now?.indexOf(entry) ?? -1;
-      if (i >= 0) now!.splice(i, 1);
-      if (now && !now.length) this.reading.delete(list);
-    };
-    read.then(done, done);
+  /** Runs `read`, known as the read of positions `start` to before `end` of `list` until it settles. */
+  readPositions<T>(list: string, start: number, end: number, read: () => Promise<T>, generation: number): Promise<T> {
+    return this.reads.run({ list, start, end }, read, undefined, generation);
   }
 
   /** Remembers the total of `list` (read under `generation`). */
   rememberTotal(list: string, total: number, generation: number): void {
-    if (generation === this.generation) this.totals.set(list, total);
+    if (this.reads.isCurrent(generation)) this.totals.set(list, total);
   }
 
   /** The total of `list` read since the last change, if any. */
@@ -139,11 +127,10 @@ export class ListPositions {
   }
 
   clear(): void {
-    this.generation++;
+    this.reads.advance();
     this.since = Date.now();
     this.lists.clear();
     this.totals.clear();
-    this.reading.clear();
   }
 
   /**

@@ -179,18 +179,15 @@ export async function recordsAsFragments(
   }
   if (toRead.length) {
     for (const id of readAhead) if (!fragments.get(id) && !fragments.readingNow(id, generation)) toRead.push(id);
-    const made = findRecordViews(app.db, toRead).then((views) => new Map(views.map((view) => [view.record.id, sharedReadOf(app, view, generation)])));
-    for (const id of toRead) {
-      const read = made.then((byId) => byId.get(id) ?? null);
-      fragments.startReading(id, read, generation);
-      reads.set(id, read);
-    }
+    const made = findRecordViews(app.db, toRead).then((views) => new Map(views.map((view) => [view.record.id, sharedReadOf(app, view)])));
+    for (const id of toRead) reads.set(id, fragments.readOnce(id, () => made.then((byId) => byId.get(id) ?? null), generation));
   }
   const read = new Map(await Promise.all([...reads].map(async ([id, shared]) => [id, await shared] as const)));
   return out.map((fragment, i) => fragment ?? forReader(app, read.get(ids[i]!) ?? null, reader));
 }
 
-function sharedReadOf(app: RecordReadServices, view: RecordView, generation: number): SharedRead {
+/** A record as every reader gets it (its fragment, kept by RecordFragments.readOnce), or its rows when it depends on the reader. */
+function sharedReadOf(app: RecordReadServices, view: RecordView): SharedRead {
   const { record, files, incident } = view;
   const trashed = record.deletedAt !== null;
   const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic) && linksSameForEveryone(record, incident);
@@ -199,7 +196,6 @@ function sharedReadOf(app: RecordReadServices, view: RecordView, generation: num
   const json = JSON.stringify(toRecordDto(record, files, app.media, { incident }));
   const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
   if (trashed) fragment.trashed = true;
-  else app.recordFragments.set(record.id, fragment, generation);
   return fragment;
 }
 

@@ -106,9 +106,8 @@ export async function listPage(
     const knownNow = fromPositions(positions, list, page, readAhead);
     if (knownNow) return knownNow;
   }
-  const read = readListPage(db, filter, page, readAhead, list, generation, positions);
-  positions.startReading(list, page.offset, page.offset + page.limit + readAhead, read, generation);
-  return read;
+  const end = page.offset + page.limit + readAhead;
+  return positions.readPositions(list, page.offset, end, () => readListPage(db, filter, page, readAhead, list, generation, positions), generation);
 }
 
 interface ListPageResult {

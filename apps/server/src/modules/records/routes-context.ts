@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompil
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { recordInputSchema, uploadFields, type Actor, type CategoryDef } from '@app/shared';
 import { httpError, refusals } from '../../errors';
-import { sendReadFor } from '../cache/send-read';
+import { sendReadFor } from './send-read';
 import { toRecordDto } from './dto';
 import { isUuid } from './paging';
 import { computeRead, type ReadTarget } from './reads';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, SEARCH_FACETS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, UNKNOWN_REGION, searchQuerySchema } from '@app/shared';
-import { sendReadFor } from '../cache/send-read';
+import { sendReadFor } from '../records/send-read';
 import { SEARCH_LIMITS } from './query';
 import { inSearchTurn } from '../collection/limiter';
 import { SearchKnowledge } from './knowledge';

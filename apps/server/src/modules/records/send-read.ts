@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '@app/shared';
 import { keepUncompressed, sendPerRequest } from '../../compression';
 import { etagMatches } from '../../etag';
-import type { ReadResponse } from '../records/reads';
-import type { CacheKeyOptions } from './keys';
-import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from './response-cache';
+import type { CacheKeyOptions } from '../cache/keys';
+import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
+import type { ReadResponse } from './reads';
 
 /**
  * Sends a read computed for its reader: anonymous readers through the response cache (keyed by `cacheKeyOptions`),
