@@ -17,3 +17,4 @@ export * from './ids';
 export * from './sources';
 export * from './geo';
 export * from './incidents';
+export * from './duplicates';

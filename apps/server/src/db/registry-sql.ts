@@ -1,6 +1,7 @@
 import { getTableColumns } from 'drizzle-orm';
-import { dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
+import { CATEGORY_LIST, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
+import { personNameKeySql } from './person-names';
 import { records } from './schema';
 
 /**
@@ -253,7 +254,39 @@ function searchSamplePart(): RegistryPart {
   };
 }
 
+function personNameKeyPart(): RegistryPart {
+  const text = personNameKeySql();
+  return { name: 'person_name_key', find: /CREATE OR REPLACE FUNCTION person_name_key\(name text\)[\s\S]*?\n\$\$;/g, text, apply: text, uses: [] };
+}
+
+/**
+ * person_name: the name of a person record (CategoryDef.checksDuplicates), its fullName or else its title, keyed by
+ * person_name_key (person-names.ts), with a trigram index: the duplicate check (modules/duplicates) reads it.
+ */
+function personNamePart(): RegistryPart {
+  const categories = CATEGORY_LIST.filter((c) => c.checksDuplicates).map((c) => `'${c.slug}'`);
+  const expression = `  CASE WHEN "category" IN (${categories.join(', ')}) THEN person_name_key(coalesce(nullif(${quoted('fullName')}, ''), ${quoted('title')})) END`;
+  return {
+    name: 'person_name',
+    ...generatedColumn('person_name', 'text', expression, [
+      'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WHERE "deleted_at" is null and "person_name" is not null;',
+    ]),
+    after: ['person_name_key'],
+    uses: ['fullName', 'title'].map((field) => ({ field, as: 'the name a duplicate is found by' })),
+  };
+}
+
 /** Every part, in the order a migration applies them. */
 export function registryParts(fields: RegistryFields = registryFields()): RegistryPart[] {
-  return [stemmerPart(), searchVectorPart(fields), searchSamplePart(), searchNamesPart(fields), searchDatePart(fields), statsTriggerPart(fields), statsDateIndexPart(fields)];
+  return [
+    stemmerPart(),
+    searchVectorPart(fields),
+    searchSamplePart(),
+    searchNamesPart(fields),
+    searchDatePart(fields),
+    statsTriggerPart(fields),
+    statsDateIndexPart(fields),
+    personNameKeyPart(),
+    personNamePart(),
+  ];
 }

@@ -8,6 +8,7 @@ import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
 import seoArea from './seo/plugin';
 import exportArea from './export/plugin';
+import duplicatesArea from './duplicates/plugin';
 import statisticsArea from './statistics/plugin';
 
 /**
@@ -27,5 +28,6 @@ export const areaPlugins: FastifyPluginAsync[] = [
   campaignArea,
   seoArea,
   exportArea,
+  duplicatesArea,
   statisticsArea,
 ];

@@ -105,6 +105,11 @@ export interface CategoryDef {
   cardFields: readonly string[];
   /** Where edits go after saving: the detail page after `redirectDelayMs`. */
   redirectDelayMs?: number;
+  /**
+   * Each record names one person (its `fullName`, else its title): the form shows likely duplicates before saving, and
+   * admins merge duplicates or mark them as different people (docs/duplicates.md).
+   */
+  checksDuplicates?: boolean;
 }
 
 export const CATEGORY_SLUGS = [

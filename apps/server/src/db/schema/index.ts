@@ -5,3 +5,4 @@ export * from './audit';
 export * from './jobs';
 export * from './campaign';
 export * from './captures';
+export * from './duplicates';

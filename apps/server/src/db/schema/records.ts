@@ -26,6 +26,11 @@ export const records = pgTable(
     sample: boolean('sample').notNull().default(false),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     deletedBy: uuid('deleted_by'),
+    /**
+     * A person record merged into another (the same person recorded twice): it is in the trash, and its URL and API
+     * answer point to the record it was merged into (modules/duplicates).
+     */
+    mergedInto: uuid('merged_into'),
     // Category-specific fields (registry data fields).
     fullName: text('full_name'),
     location: text('location'),

@@ -97,6 +97,7 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   switch (target.kind) {
     case 'one': {
       const [fragment] = await recordsAsFragments(app, [target.id], undefined, [], reader);
+      if (fragment?.mergedInto && fragment.category === target.category) return mergedRedirect(target.category, fragment.mergedInto);
       if (!fragment || fragment.category !== target.category || fragment.trashed) return notFound();
       if (!includePrivate && !fragment.public) return notFound();
       const etag = etagOf(RecordFragments.hashesOf(fragment, signedIn), {});
@@ -140,8 +141,19 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   }
 }
 
-/** A serialised record for one read: from the kept fragments, or made now (and kept when it may be). */
-type Fragment = RecordFragment & { trashed?: boolean };
+/**
+ * A record merged into another (the same person recorded twice, modules/duplicates) answers with a permanent redirect
+ * to the record it was merged into, and says which in its body.
+ */
+function mergedRedirect(category: CategorySlug, mergedInto: string): ReadResponse {
+  return answer(301, { location: `${API_BASE}/${category}/${mergedInto}` }, JSON.stringify({ message: 'Merged into another record', mergedInto }));
+}
+
+/**
+ * A serialised record for one read: from the kept fragments, or made now (and kept when it may be). A trashed one
+ * says only that, and the record it was merged into, if it was.
+ */
+type Fragment = RecordFragment & { trashed?: boolean; mergedInto?: string };
 
 /**
  * What a read of a record gives the requests that wait for it: its fragment when every reader gets the same JSON,
@@ -195,7 +207,10 @@ function sharedReadOf(app: RecordReadServices, view: RecordView): SharedRead {
   if (!trashed && !sameForEveryone) return view;
   const json = JSON.stringify(toRecordDto(record, files, app.media, { incident }));
   const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
-  if (trashed) fragment.trashed = true;
+  if (trashed) {
+    fragment.trashed = true;
+    if (record.mergedInto) fragment.mergedInto = record.mergedInto;
+  }
   return fragment;
 }
 

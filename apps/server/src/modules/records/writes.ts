@@ -233,7 +233,8 @@ export class RecordWrites {
     return this.db.transaction(async (tx) => {
       const before = await lockRecord(tx, id);
       if (!before || !before.deletedAt) throw httpError.notFound();
-      const values = { deletedAt: null, deletedBy: null };
+      // A record merged into another (modules/duplicates) comes back as a record of its own again.
+      const values = { deletedAt: null, deletedBy: null, mergedInto: null };
       await tx.update(records).set(values).where(eq(records.id, id));
       const changes = diffFields(before, { ...before, ...values }, Object.keys(values));
       await this.services.audit.append({ actor, action: 'restore', category: before.category, recordId: id, changes }, tx);

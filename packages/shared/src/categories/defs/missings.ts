@@ -30,4 +30,5 @@ export const missings = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
+  checksDuplicates: true,
 } as const satisfies CategoryDef;

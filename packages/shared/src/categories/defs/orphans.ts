@@ -30,4 +30,5 @@ export const orphans = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'happenedOn'],
+  checksDuplicates: true,
 } as const satisfies CategoryDef;

@@ -31,4 +31,5 @@ export const victims = {
   hasAccessToggle: false,
   inGallery: true,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
+  checksDuplicates: true,
 } as const satisfies CategoryDef;

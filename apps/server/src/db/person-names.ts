@@ -1,0 +1,39 @@
+import anyAscii from 'any-ascii';
+
+/**
+ * The key that person records are compared by when duplicates are looked for: the name in Latin letters, so that a
+ * name written in the Ge'ez script and the same name spelt in Latin letters can match ("ተስፋዬ" and "Tesfaye" both
+ * become "tesfaye"). Ge'ez syllables are transliterated as AnyAscii does (the library `any-ascii`, which follows the
+ * usual Amharic-English spellings: ጌታቸው -> getachew, ዓለሙ -> alemu); its table for the Ethiopic blocks is written
+ * into the SQL function `person_name_key` by registry-sql.ts, so records are keyed in the database (a generated
+ * column, whatever wrote the row) and a name asked about is keyed by the same function.
+ *
+ * Then the spellings that differ most between writers are made alike: lower case, q as k (ቀ is written k or q), the
+ * ejective marks and ayn dropped (k', `a), anything but letters as one space, and doubled letters as one (gemination
+ * is seldom written in Ge'ez and often in Latin: Abbebe, Abebe).
+ */
+
+/** The Ethiopic block and the Ethiopic Supplement (U+1200-U+139F): the letters the table holds. */
+export const ETHIOPIC_RANGE_SQL = '[\u1200-\u139f]';
+
+/** Each Ethiopic letter with its Latin spelling (AnyAscii's). */
+export function ethiopicToLatin(): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (let cp = 0x1200; cp <= 0x139f; cp++) {
+    const letter = String.fromCodePoint(cp);
+    if (/\p{L}/u.test(letter)) table[letter] = anyAscii(letter).toLowerCase();
+  }
+  return table;
+}
+
+/** `person_name_key(name)` in SQL, IMMUTABLE so that a generated column and its index can use it. */
+export function personNameKeySql(): string {
+  const table = JSON.stringify(ethiopicToLatin()).replace(/'/g, "''");
+  return `CREATE OR REPLACE FUNCTION person_name_key(name text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT trim(regexp_replace(regexp_replace(translate(lower(
+    CASE WHEN name ~ '${ETHIOPIC_RANGE_SQL}' THEN
+      (SELECT string_agg(coalesce('${table}'::jsonb ->> c, c), '' ORDER BY i) FROM regexp_split_to_table(name, '') WITH ORDINALITY AS t(c, i))
+    ELSE name END
+  ), 'q''\`', 'k'), '[^a-z]+', ' ', 'g'), '([a-z])\\1+', '\\1', 'g'))
+$$;`;
+}

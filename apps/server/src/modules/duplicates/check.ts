@@ -1,0 +1,118 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { DUPLICATE_DATE_DAYS, type CategorySlug, type DuplicateCandidate, type DuplicatePerson, type DuplicateQuery, type DuplicateReason } from '@app/shared';
+import { rowsOf, type Db } from '../../db';
+
+/**
+ * The duplicate check: person records of one category whose name is like the one asked about (pg_trgm similarity of
+ * the names in Latin letters, records.person_name: db/person-names.ts), scored with what else they share with the
+ * record being written. Found through the trigram index records_person_name_idx, so it costs about the same at a
+ * thousand records and at a million (bench: duplicates).
+ */
+
+/** Names less alike than this (pg_trgm similarity, 0 to 1) are never candidates: pg_trgm's own default for `%`. */
+export const NAME_THRESHOLD = 0.3;
+
+/** A candidate is shown when its score reaches this: a name alike enough alone, or a looser one with other reasons. */
+export const SCORE_THRESHOLD = 0.35;
+
+/** What each reason adds to the name's similarity (the name weighs 0.6; a perfect match on every reason scores 1). */
+const WEIGHTS: Record<DuplicateReason, number> = { name: 0.6, incident: 0.2, date: 0.1, woreda: 0.1 };
+
+/** Candidates read per check before scoring: the most alike names. */
+const CANDIDATES_READ = 50;
+/** Candidates answered. */
+export const CANDIDATES_SHOWN = 10;
+
+export interface PersonRow {
+  id: string;
+  category: CategorySlug;
+  title: string;
+  full_name: string | null;
+  happened_on: string | null;
+  region: string | null;
+  woreda: string | null;
+  incident_id: string | null;
+  created_at: string;
+}
+
+/** The columns of a person as the check and the pairs read them (`r`: the records table's alias). */
+export const PERSON_COLUMNS_SQL = `r.id, r.category, r.title, r.full_name,
+  to_char(r.happened_on at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as happened_on, r.region, r.woreda,
+  NULL::uuid as incident_id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+const PERSON_COLUMNS = sql.raw(PERSON_COLUMNS_SQL);
+
+export function personOf(row: PersonRow): DuplicatePerson {
+  return {
+    _id: row.id,
+    category: row.category,
+    title: row.title,
+    fullName: row.full_name,
+    happenedOn: row.happened_on,
+    region: row.region,
+    woreda: row.woreda,
+    incidentId: row.incident_id,
+    createdAt: row.created_at,
+  };
+}
+
+/** The reasons two persons share besides the name, and the score of the pair. */
+export function scoreOf(similarity: number, shared: { incident: boolean; date: boolean; woreda: boolean }): { score: number; reasons: DuplicateReason[] } {
+  const reasons: DuplicateReason[] = ['name'];
+  let score = WEIGHTS.name * similarity;
+  for (const reason of ['incident', 'date', 'woreda'] as const) {
+    if (!shared[reason]) continue;
+    reasons.push(reason);
+    score += WEIGHTS[reason];
+  }
+  return { score: Math.round(score * 1000) / 1000, reasons };
+}
+
+/** Within DUPLICATE_DATE_DAYS of each other (two instants as ISO text). */
+export function sameDate(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  return Math.abs(Date.parse(a) - Date.parse(b)) <= DUPLICATE_DATE_DAYS * 86_400_000 + 86_399_999;
+}
+
+/** Two woredas as written, compared by their Latin key (ደብረ ብርሃን and Debre Birhan alike). */
+export const sameWoredaSql = (column: SQL, value: SQL) => sql`person_name_key(${column}) = person_name_key(${value})`;
+
+type CandidateRow = PersonRow & { similarity: number; same_woreda: boolean | null };
+
+/**
+ * The likely duplicates of a person about to be saved in `category`, best first. `includePrivate`: whether the asker
+ * may read records that are not public. Records in the trash (merged ones too) and pairs an admin said are different
+ * people are never answered.
+ */
+export async function findDuplicates(db: Db, category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): Promise<DuplicateCandidate[]> {
+  const conditions: SQL[] = [
+    sql`r.category = ${category}`,
+    sql`r.deleted_at is null`,
+    sql`r.person_name % person_name_key(${query.name})`,
+  ];
+  if (!includePrivate) conditions.push(sql`r.public`);
+  if (query.id) {
+    conditions.push(sql`r.id <> ${query.id}`);
+    conditions.push(sql`not exists (select 1 from duplicate_dismissals d
+      where (d.first, d.second) = (least(r.id, ${query.id}::uuid), greatest(r.id, ${query.id}::uuid)))`);
+  }
+  const woreda = query.woreda ? sameWoredaSql(sql`r.woreda`, sql`${query.woreda}`) : sql`null`;
+  const rows = await rowsOf<CandidateRow>(
+    db,
+    sql`select ${PERSON_COLUMNS}, similarity(r.person_name, person_name_key(${query.name})) as similarity, ${woreda} as same_woreda
+      from records r where ${sql.join(conditions, sql` and `)}
+      order by similarity desc, r.id limit ${CANDIDATES_READ}`,
+  );
+  const candidates = rows.map((row) => {
+    const similarity = Number(row.similarity);
+    const { score, reasons } = scoreOf(similarity, {
+      incident: Boolean(query.incidentId && row.incident_id === query.incidentId),
+      date: sameDate(query.happenedOn, row.happened_on),
+      woreda: row.same_woreda === true,
+    });
+    return { ...personOf(row), score, nameSimilarity: Math.round(similarity * 1000) / 1000, reasons };
+  });
+  return candidates
+    .filter((c) => c.score >= SCORE_THRESHOLD)
+    .sort((a, b) => b.score - a.score || a._id.localeCompare(b._id))
+    .slice(0, CANDIDATES_SHOWN);
+}
