@@ -11,8 +11,10 @@
 import { performance } from 'node:perf_hooks';
 import { CATEGORY_SLUGS, REGION_CODES } from '@app/shared';
 import { openDatabase, type Database } from '../../apps/server/src/db/index';
-import * as repository from '../../apps/server/src/modules/records/repository';
-import { cursorOf, findRecordView, listGallery, listRecords } from '../../apps/server/src/modules/records/repository';
+import { listGallery } from '../../apps/server/src/modules/records/gallery-query';
+import * as listQuery from '../../apps/server/src/modules/records/list-query';
+import { cursorOf, listRecords } from '../../apps/server/src/modules/records/list-query';
+import { findRecordView } from '../../apps/server/src/modules/records/repository';
 import { encodeCursor, type Page } from '../../apps/server/src/modules/records/paging';
 import { upsertSuper } from '../../apps/server/src/services/accounts';
 import { computeStatistics, type StatisticsSource } from '../../apps/server/src/modules/statistics/queries';
@@ -157,7 +159,7 @@ async function time(database: Database, runs: number, deepOffset: number) {
   results.listDeepOffset = await timeIt(runs, () => listRecords(db, filter, page(deepOffset)));
   if (cursorPage.cursor) results.listDeepCursor = await timeIt(runs, () => listRecords(db, filter, cursorPage));
   // The API's own count, whichever form the records module has now (count(*) builder or counter table).
-  const api = repository as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>;
+  const api = listQuery as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>;
   const apiCount = api.countRecords ?? api.countQuery;
   if (apiCount) {
     results.countCategory = await timeIt(runs, async () => apiCount(db, filter));

@@ -24,7 +24,6 @@ const KNOWN_LONG = new Set([
   'apps/server/src/modules/captures/browser.ts',
   'apps/server/src/modules/captures/browser.ts capture',
   'apps/server/src/modules/captures/verify-wacz.ts verifyWacz',
-  'apps/server/src/modules/records/repository.ts',
   'apps/server/src/modules/records/category-routes.ts registerCategoryRoutes',
   'apps/server/src/modules/records/image-routes.ts registerImageRoutes',
   'apps/server/src/modules/cache/response-cache.ts',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_SLUGS } from '@app/shared';
 import { call, createTestApp, type TestApp } from './helpers';
-import { countGallery, countRecords, galleryQuery, type ListFilter } from '../src/modules/records/repository';
+import { countGallery, galleryQuery } from '../src/modules/records/gallery-query';
+import { countRecords, type ListFilter } from '../src/modules/records/list-query';
 import { recordCounts } from '../src/db/schema';
 
 const ROWS = 100_000;

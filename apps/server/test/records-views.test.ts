@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers';
-import { findRecordView, listRecords } from '../src/modules/records/repository';
+import { listRecords } from '../src/modules/records/list-query';
+import { findRecordView } from '../src/modules/records/repository';
 import type { MediaView } from '../src/modules/media/service';
 
 /**

@@ -4,7 +4,8 @@ import type { Db } from '../../db';
 import { records } from '../../db/schema';
 import type { MediaService } from '../media/service';
 import { toRecordDto } from '../records/dto';
-import { createdAtExact, liveFilesOfRecord, newestFirst } from '../records/repository';
+import { createdAtExact, newestFirst } from '../records/list-query';
+import { liveFilesOfRecord } from '../records/repository';
 import { incidentOfRecord } from '../records/links';
 import { filterConditions, searchColumns, textQuery, type Visibility } from '../collection/filters';
 

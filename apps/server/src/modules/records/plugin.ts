@@ -15,7 +15,7 @@ import { RecordWrites } from './writes';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Anonymous public reads: the one place a response cache wraps (see public-reads.ts). */
+    /** Reads as an anonymous visitor gets them, for the link previews and feeds (see public-reads.ts). */
     publicReads: PublicReads;
     /** Records serialised for the reads, cleared by every change of records (see fragments.ts). */
     recordFragments: RecordFragments;

@@ -2,9 +2,8 @@ import { PUBLIC_CACHE_CONTROL } from '../cache/response-cache';
 import { computeRead, type ReadResponse, type ReadTarget, type RecordReadServices } from './reads';
 
 /**
- * The ONE entry point of anonymous public reads. Everything an anonymous visitor can read goes through `read`,
- * which returns plain {status, headers, body}, so a response cache can wrap it without touching the routes.
- * Signed-in requests never come here (see routes: request.hasAuthHeader).
+ * Reads as an anonymous visitor gets them, as data ({status, headers, body}), for the areas that build on them (link
+ * previews and feeds, modules/seo). The API's own routes send theirs through send-read.ts.
  */
 export interface PublicReads {
   read(target: ReadTarget): Promise<ReadResponse>;

@@ -47,7 +47,7 @@ export function requireId(id: string): string {
 
 export interface RecordRoutes {
   writes: RecordWrites;
-  /** Anonymous requests go through publicReads (cacheable); signed-in ones are computed for the reader. */
+  /** Sends a read: anonymous ones through the response cache, signed-in ones computed for their reader (send-read.ts). */
   sendRead(request: FastifyRequest, reply: FastifyReply, target: ReadTarget): Promise<FastifyReply>;
   actorOf(request: FastifyRequest): Promise<Actor>;
   /** A record as `reader` (who just changed it) is shown it. */
@@ -61,7 +61,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
       app,
       request,
       reply,
-      (reader) => (reader ? computeRead(app, target, reader) : app.publicReads.read(target)),
+      (reader) => computeRead(app, target, reader),
       // One record or image reads no query parameter: any given is ignored, not a key of its own.
       target.kind === 'one' || target.kind === 'image' ? { params: [] } : undefined,
     );

@@ -1,7 +1,8 @@
 import { SEARCH_LIMIT_DEFAULT, can, type SearchQuery } from '@app/shared';
 import { JoinedParts } from '../../compression';
 import { RecordFragments } from '../records/fragments';
-import { answer, etagOf, recordsAsFragments, type ReadResponse, type Reader, type RecordReadServices } from '../records/reads';
+import { answer, etagOf, type ReadResponse, type Reader, type RecordReadServices } from '../records/reads';
+import { recordsAsFragments } from '../records/serialise';
 import { decodeSearchCursor, encodeSearchCursor } from './cursor';
 import type { SearchKnowledge } from './knowledge';
 import { searchRecords, SEARCH_LIMITS } from './query';
