@@ -61,6 +61,7 @@ export const records = pgTable(
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
     geoPrecision: text('geo_precision'),
+    acledEventId: text('acled_event_id'),
   },
   (t) => [
     // Lists: newest first within a category, live records only; the public variant serves anonymous readers.

@@ -7,6 +7,7 @@ import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { counterStore, RateLimit } from '../users/rate-limiter';
 import { EXPORT_COLUMNS, exportRow } from './columns';
 import { csvRows } from './csv';
+import { fieldFormatResources, registerFieldFormatRoutes } from './field-routes';
 import { exportedRecords } from './records-stream';
 
 /** Anonymous exports per address: a whole collection costs the server far more than a page, so few per hour. */
@@ -77,6 +78,8 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
     },
   );
 
+  registerFieldFormatRoutes(app, exportFor);
+
   /** Who may export what, the rate limit, and the download's headers; then the records to write. */
   async function exportFor(
     app: FastifyInstance,
@@ -84,13 +87,14 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
     reply: FastifyReply,
     filters: SearchFilters,
     format: 'csv' | 'ndjson',
+    name = 'records',
   ): Promise<AsyncGenerator<RecordDto[]>> {
     const actor = request.hasAuthHeader ? await request.getActor() : null;
     if (!actor) await limit.consume(request.ip);
     const day = new Date().toISOString().slice(0, 10);
     reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-      .header('content-disposition', `attachment; filename="records-${day}.${format}"`)
+      .header('content-disposition', `attachment; filename="${name}-${day}.${format}"`)
       .header('cache-control', actor ? PRIVATE_CACHE_CONTROL : 'public, max-age=60')
       .header('vary', 'Authorization');
     return exportedRecords(app.db, app.media, filters, { includePrivate: can.readPrivate(actor) }, actor);
@@ -128,6 +132,7 @@ function dataPackage(app: FastifyInstance) {
           missingValues: [''],
         },
       },
+      ...fieldFormatResources(base),
       {
         name: 'records-ndjson',
         path: `${base}/export.ndjson`,

@@ -17,6 +17,9 @@ export const f = {
   happenedOn: { name: 'happenedOn', kind: 'date', label: 'field.happenedOn', statistics: 'incidentDate' },
   quantity: { name: 'quantity', kind: 'quantity', label: 'field.quantity', statistics: 'quantity' },
   remark: { name: 'remark', kind: 'text', label: 'field.remark', search: 'C' },
+  // The same incident's event in ACLED's data (its event_id_cnty, e.g. ETH12345): a cross-reference only, ACLED's
+  // rows are never copied (its terms forbid it). Exported as acled_event_id (docs/export.md).
+  acledEventId: { name: 'acledEventId', kind: 'text', label: 'field.acledEventId', hint: 'hint.acledEventId', max: 40 },
   image: { name: 'image', kind: 'image', label: 'field.image' },
   files: { name: 'files', kind: 'images', label: 'field.files' },
   // Every Casualty Worldwide: a casualty record is tied to its incident; HURIDOCS Events: the Event of a Person's Act.

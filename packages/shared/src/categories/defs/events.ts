@@ -17,6 +17,7 @@ export const events = {
     ...place,
     ...coordinates,
     f.sources,
+    f.acledEventId,
     f.createdAt,
     { name: 'startAt', kind: 'datetime', label: 'field.startAt', statistics: 'incidentDate' },
     { name: 'endAt', kind: 'datetime', label: 'field.endAt' },

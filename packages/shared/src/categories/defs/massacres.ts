@@ -21,6 +21,7 @@ export const massacres = {
     { name: 'shortDescription', kind: 'text', label: 'field.shortDescription', max: 1000, search: 'C' },
     { name: 'evidence', kind: 'urlList', label: 'field.evidence', hint: 'hint.evidence' },
     f.remark,
+    f.acledEventId,
     f.description,
     f.sources,
     f.createdAt,

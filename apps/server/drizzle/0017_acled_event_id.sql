@@ -1,0 +1,1 @@
+ALTER TABLE "records" ADD COLUMN "acled_event_id" text;
