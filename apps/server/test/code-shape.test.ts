@@ -31,8 +31,6 @@ const KNOWN_LONG = new Set([
   'apps/web/src/features/campaign/CampaignForm.tsx CampaignForm',
   'apps/web/src/features/campaign/RepresentativeSearch.tsx RepresentativeSearch',
   'apps/web/src/features/search/SearchView.tsx SearchView',
-  'apps/web/src/features/admin/UsersPage.tsx UsersPage',
-  'apps/web/src/features/admin/AuditPage.tsx AuditPage',
   'apps/web/src/components/Header.tsx Header',
   'apps/web/src/features/statistics/FilterForm.tsx FilterForm',
   'apps/web/src/features/statistics/MonthChart.tsx MonthChart',

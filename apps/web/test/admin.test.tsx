@@ -141,6 +141,10 @@ describe('/admin/trash and /admin/audit', () => {
     expect(await screen.findByText('Audit chain intact: 7 entries checked.')).toBeInTheDocument();
     const row = screen.getAllByRole('row')[1]!;
     expect(row).toHaveTextContent('approve');
+    // Each cell carries its column's heading, which a phone shows beside the value (a stacked table).
+    const headings = screen.getAllByRole('columnheader').map((th) => th.textContent);
+    expect(within(row).getAllByRole('cell').map((td) => td.getAttribute('data-label'))).toEqual(headings);
+    expect(headings).toEqual(['#', 'When', 'Who', 'Action', 'Record', 'Changes']);
     expect(within(row).getByRole('link', { name: 'Test victim' })).toHaveAttribute('href', `/victims/${entry.recordId}`);
     await user.click(within(row).getByRole('button', { name: entry.recordId }));
     await waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).includes(`recordId=${entry.recordId}`))).toBe(true));

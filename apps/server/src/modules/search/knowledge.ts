@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { SearchFilters } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, type Db } from '../../db';
 import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { queryShare, WordFrequencies } from './word-frequencies';
@@ -45,7 +45,7 @@ export class SearchKnowledge {
     let count = this.filtered.get(key);
     if (!count) {
       const { rows } = statisticsRows({ ...rest, q: undefined, from: undefined, to: undefined }, visibility);
-      count = rowsOf<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
+      count = preparedSqlRows<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
       void count.catch(() => this.filtered.delete(key));
       this.filtered.set(key, count);
     }

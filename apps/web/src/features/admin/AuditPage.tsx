@@ -9,7 +9,7 @@ import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice } from '../../components/Status';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging, type Column } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -27,13 +27,13 @@ export default function AuditPage() {
   const { t, i18n } = useTranslation();
   const user = useSession();
   const allowed = can.readAudit(user);
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [filter, setFilter] = useState<Filter>({ recordId: '', actorId: '' });
   const entries = useQuery({
-    queryKey: ['admin', 'audit', page, filter],
+    queryKey: ['admin', 'audit', paging.page, filter],
     queryFn: ({ signal }) =>
       requestPage<AuditEntryDto>('/audit', {
-        query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, recordId: filter.recordId, actorId: filter.actorId },
+        query: { limit: PAGE_SIZE, offset: paging.offset, recordId: filter.recordId, actorId: filter.actorId },
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -51,7 +51,7 @@ export default function AuditPage() {
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    setPage(1);
+    paging.setPage(1);
     setFilter({ recordId: String(data.get('recordId') ?? '').trim(), actorId: String(data.get('actorId') ?? '').trim() });
   };
 
@@ -77,41 +77,44 @@ export default function AuditPage() {
       </form>
       <PagedTable
         query={entries}
-        headings={['#', t('admin.at'), t('admin.actor'), t('admin.action'), t('admin.record'), t('admin.changes')]}
+        columns={auditColumns(t, i18n.language, setFilter)}
+        rowKey={(row) => row.seq}
         emptyText={t('admin.noEntries')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
-      >
-        {(row) => (
-          <tr key={row.seq}>
-            <td data-label="#">{row.seq}</td>
-            <td data-label={t('admin.at')}>{formatDateTime(row.at, i18n.language)}</td>
-            <td data-label={t('admin.actor')}>
-              <span>
-                {row.actorId ? (
-                  <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })} aria-label={row.actorId} title={row.actorId}>
-                    <code>{shortId(row.actorId)}</code>
-                  </button>
-                ) : null}{' '}
-                {row.actorRole ?? ''}
-              </span>
-            </td>
-            <td data-label={t('admin.action')}>{row.action}</td>
-            <td data-label={t('admin.record')}>
-              <span>
-                <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
-              </span>
-            </td>
-            <td data-label={t('admin.changes')}>
-              <code>{Object.keys(row.changes ?? {}).join(', ')}</code>
-            </td>
-          </tr>
-        )}
-      </PagedTable>
+        paging={paging}
+      />
     </section>
   );
+}
+
+/** The audit table's columns; a click on an actor's or a record's short id filters the log by it. */
+function auditColumns(t: ReturnType<typeof useTranslation>['t'], language: string, setFilter: (filter: Filter) => void): Column<AuditEntryDto>[] {
+  return [
+    { heading: '#', cell: (row) => row.seq },
+    { heading: t('admin.at'), cell: (row) => formatDateTime(row.at, language) },
+    {
+      heading: t('admin.actor'),
+      cell: (row) => (
+        <span>
+          {row.actorId ? (
+            <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })} aria-label={row.actorId} title={row.actorId}>
+              <code>{shortId(row.actorId)}</code>
+            </button>
+          ) : null}{' '}
+          {row.actorRole ?? ''}
+        </span>
+      ),
+    },
+    { heading: t('admin.action'), cell: (row) => row.action },
+    {
+      heading: t('admin.record'),
+      cell: (row) => (
+        <span>
+          <RecordCell row={row} onFilter={(recordId) => setFilter({ recordId, actorId: '' })} />
+        </span>
+      ),
+    },
+    { heading: t('admin.changes'), cell: (row) => <code>{Object.keys(row.changes ?? {}).join(', ')}</code> },
+  ];
 }
 
 /** The record an entry is about: its title (or, without one, its category) linking to it, and its short id filtering by it. */

@@ -6,8 +6,9 @@ import { request } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging } from './PagedTable';
 import './admin.css';
 
 /** A signed checkpoint of the audit chain's head, as GET /audit/checkpoints lists them (oldest first). */
@@ -32,8 +33,8 @@ export default function CheckpointsPage() {
   const user = useSession();
   const allowed = can.readAudit(user);
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const paging = usePaging(PAGE_SIZE);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const checkpoints = useQuery({
     queryKey: checkpointsKey,
     queryFn: ({ signal }) => request<Checkpoint[]>('/audit/checkpoints', { signal }),
@@ -43,7 +44,7 @@ export default function CheckpointsPage() {
     mutationFn: () => request<Checkpoint | null>('/audit/checkpoints', { method: 'POST', body: {} }),
     onSuccess: (made) => {
       setFeedback({ ok: true, text: made ? t('admin.checkpointSigned', { seq: made.seq }) : t('admin.checkpointUpToDate') });
-      setPage(1);
+      paging.setPage(1);
       return queryClient.invalidateQueries({ queryKey: checkpointsKey });
     },
     onError: (err) => setFeedback({ ok: false, text: t('editor.failed', { action: t('admin.signCheckpoint'), message: err.message }) }),
@@ -52,7 +53,7 @@ export default function CheckpointsPage() {
   const title = t('pages.checkpoints');
   if (!allowed) return <ForbiddenNotice title={title} />;
   const newestFirst = checkpoints.data ? [...checkpoints.data].reverse() : undefined;
-  const shown = newestFirst && { items: newestFirst.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: newestFirst.length };
+  const shown = newestFirst && { items: newestFirst.slice(paging.offset, paging.offset + PAGE_SIZE), total: newestFirst.length };
 
   return (
     <section>
@@ -64,31 +65,19 @@ export default function CheckpointsPage() {
         </button>
         <a href="/.well-known/audit-key">{t('admin.auditKey')}</a>
       </p>
-      {feedback ? (
-        <p className={feedback.ok ? 'admin-ok' : 'field-error'} role={feedback.ok ? 'status' : 'alert'}>
-          {feedback.text}
-        </p>
-      ) : null}
+      <AdminFeedback feedback={feedback} />
       <PagedTable
         query={{ ...checkpoints, data: shown }}
-        headings={[t('admin.checkpointSeq'), t('admin.at'), t('admin.checkpointHash'), t('admin.checkpointTimestamp')]}
+        columns={[
+          { heading: t('admin.checkpointSeq'), cell: (row) => row.seq },
+          { heading: t('admin.at'), cell: (row) => formatDateTime(row.at, i18n.language) },
+          { heading: t('admin.checkpointHash'), cell: (row) => <code title={row.hash}>{row.hash.slice(0, 16)}…</code> },
+          { heading: t('admin.checkpointTimestamp'), cell: (row) => (row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')) },
+        ]}
+        rowKey={(row) => row.seq}
         emptyText={t('admin.noCheckpoints')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
-      >
-        {(row) => (
-          <tr key={row.seq}>
-            <td data-label={t('admin.checkpointSeq')}>{row.seq}</td>
-            <td data-label={t('admin.at')}>{formatDateTime(row.at, i18n.language)}</td>
-            <td data-label={t('admin.checkpointHash')}>
-              <code title={row.hash}>{row.hash.slice(0, 16)}…</code>
-            </td>
-            <td data-label={t('admin.checkpointTimestamp')}>{row.timestampedAt ? formatDateTime(row.timestampedAt, i18n.language) : t('admin.no')}</td>
-          </tr>
-        )}
-      </PagedTable>
+        paging={paging}
+      />
     </section>
   );
 }

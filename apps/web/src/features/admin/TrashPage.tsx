@@ -6,8 +6,9 @@ import { request, requestPage } from '../../lib/api';
 import { formatDateTime } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
+import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -18,11 +19,11 @@ export default function TrashPage() {
   const { t, i18n } = useTranslation();
   const user = useSession();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const paging = usePaging(PAGE_SIZE);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const trash = useQuery({
-    queryKey: ['admin', 'trash', page],
-    queryFn: ({ signal }) => requestPage<TrashedRecord>('/trash', { query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+    queryKey: ['admin', 'trash', paging.page],
+    queryFn: ({ signal }) => requestPage<TrashedRecord>('/trash', { query: { limit: PAGE_SIZE, offset: paging.offset }, signal }),
     placeholderData: keepPreviousData,
     enabled: can.restore(user),
   });
@@ -45,52 +46,45 @@ export default function TrashPage() {
   return (
     <section>
       <PageTitle title={title} />
-      {feedback ? (
-        <p className={feedback.ok ? 'admin-ok' : 'field-error'} role={feedback.ok ? 'status' : 'alert'}>
-          {feedback.text}
-        </p>
-      ) : null}
+      <AdminFeedback feedback={feedback} />
       <PagedTable
         query={trash}
-        headings={[t('admin.title'), t('admin.category'), t('admin.deletedAt'), t('admin.actions')]}
+        columns={[
+          { heading: t('admin.title'), cell: (record) => record.title },
+          { heading: t('admin.category'), cell: (record) => t(CATEGORIES[record.category]?.singular ?? record.category) },
+          { heading: t('admin.deletedAt'), cell: (record) => formatDateTime(record.deletedAt, i18n.language) },
+          {
+            heading: t('admin.actions'),
+            cell: (record) => <TrashActions record={record} busy={act.isPending} mayPurge={can.purge(user)} onAct={(purge) => act.mutate({ record, purge })} />,
+          },
+        ]}
+        rowKey={(record) => record._id}
         emptyText={t('admin.trashEmpty')}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
-      >
-        {(record) => (
-          <tr key={record._id}>
-            <td data-label={t('admin.title')}>{record.title}</td>
-            <td data-label={t('admin.category')}>{t(CATEGORIES[record.category]?.singular ?? record.category)}</td>
-            <td data-label={t('admin.deletedAt')}>{formatDateTime(record.deletedAt, i18n.language)}</td>
-            <td data-label={t('admin.actions')}>
-              <div className="admin-actions">
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={act.isPending}
-                  aria-label={`${t('admin.restore')}: ${record.title}`}
-                  onClick={() => act.mutate({ record, purge: false })}
-                >
-                  {t('admin.restore')}
-                </button>
-                {can.purge(user) ? (
-                  <button
-                    type="button"
-                    className="btn btn-secondary"
-                    disabled={act.isPending}
-                    aria-label={`${t('admin.purge')}: ${record.title}`}
-                    onClick={() => window.confirm(t('admin.confirmPurge')) && act.mutate({ record, purge: true })}
-                  >
-                    {t('admin.purge')}
-                  </button>
-                ) : null}
-              </div>
-            </td>
-          </tr>
-        )}
-      </PagedTable>
+        paging={paging}
+      />
     </section>
+  );
+}
+
+/** A trashed record's buttons: restore it, and for a super purge it for good (asked first). */
+function TrashActions({ record, busy, mayPurge, onAct }: { record: TrashedRecord; busy: boolean; mayPurge: boolean; onAct: (purge: boolean) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="admin-actions">
+      <button type="button" className="btn" disabled={busy} aria-label={`${t('admin.restore')}: ${record.title}`} onClick={() => onAct(false)}>
+        {t('admin.restore')}
+      </button>
+      {mayPurge ? (
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={busy}
+          aria-label={`${t('admin.purge')}: ${record.title}`}
+          onClick={() => window.confirm(t('admin.confirmPurge')) && onAct(true)}
+        >
+          {t('admin.purge')}
+        </button>
+      ) : null}
+    </div>
   );
 }

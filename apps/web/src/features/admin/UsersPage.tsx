@@ -8,8 +8,9 @@ import { formatDate } from '../../lib/dates';
 import { formErrors } from '../../lib/formErrors';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
+import { AdminFeedback, type Feedback } from './AdminFeedback';
 import { ForbiddenNotice } from './ForbiddenNotice';
-import { PagedTable } from './PagedTable';
+import { PagedTable, usePaging, type Column } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
@@ -34,13 +35,13 @@ export default function UsersPage() {
   const me = useSession();
   const allowed = can.manageUsers(me);
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const paging = usePaging(PAGE_SIZE);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [change, setChange] = useState<RoleChange | null>(null);
   const users = useQuery({
-    queryKey: ['admin', 'users', page],
+    queryKey: ['admin', 'users', paging.page],
     queryFn: ({ signal }) =>
-      requestPage<UserListItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal }),
+      requestPage<UserListItem>(USERS_API_BASE, { raw: true, query: { limit: PAGE_SIZE, offset: paging.offset }, signal }),
     placeholderData: keepPreviousData,
     enabled: allowed,
   });
@@ -71,68 +72,73 @@ export default function UsersPage() {
     setFeedback(null);
     changeRole.mutate({ user: change.user, role: change.role });
   };
-  const names = change && { name: fullName(change.user), from: t(`admin.roles.${change.user.role}`), to: t(`admin.roles.${change.role}`) };
 
   return (
     <section>
       <PageTitle title={title} />
-      {feedback ? (
-        <p className={feedback.ok ? 'admin-ok' : 'field-error'} role={feedback.ok ? 'status' : 'alert'} data-testid="role-feedback">
-          {feedback.text}
-        </p>
-      ) : null}
+      <AdminFeedback feedback={feedback} testId="role-feedback" />
       <PagedTable
         query={users}
-        headings={[t('admin.name'), t('admin.email'), t('admin.active'), t('admin.role')]}
-        page={page}
-        pageSize={PAGE_SIZE}
-        onPage={setPage}
-        stacked
-      >
-        {(user) => (
-          <tr key={user.id}>
-            <td data-label={t('admin.name')}>
-              <span>
-                {fullName(user)}
-                <br />
-                <small>{formatDate(user.createdAt, i18n.language)}</small>
-              </span>
-            </td>
-            <td data-label={t('admin.email')} className="admin-email">
-              {user.email}
-            </td>
-            <td data-label={t('admin.active')}>{t(user.active ? 'admin.yes' : 'admin.no')}</td>
-            <td data-label={t('admin.role')}>
-              <select
-                aria-label={t('admin.roleOf', { name: fullName(user) })}
-                value={user.role}
-                disabled={changeRole.isPending}
-                onChange={(e) => setChange({ user, role: e.target.value as Role, step: 1 })}
-              >
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {t(`admin.roles.${role}`)}
-                  </option>
-                ))}
-              </select>
-            </td>
-          </tr>
-        )}
-      </PagedTable>
-      {change && names ? (
-        <ConfirmDialog
-          key={change.step}
-          title={change.step === 1 ? t('admin.roleConfirmTitle') : t('admin.roleSelfTitle')}
-          confirmLabel={change.step === 1 ? t('admin.roleConfirm', names) : t('admin.roleSelfConfirm', names)}
-          cancelLabel={t('common.cancel')}
-          onConfirm={confirm}
-          onCancel={() => setChange(null)}
-          danger={lowersOwnRole(change)}
-        >
-          <p>{change.user.id === me?.id ? t('admin.roleConfirmSelf', names) : t('admin.roleConfirmText', names)}</p>
-          {change.step === 2 ? <p>{t('admin.roleSelfWarning', names)}</p> : null}
-        </ConfirmDialog>
-      ) : null}
+        columns={userColumns(t, i18n.language, changeRole.isPending, (user, role) => setChange({ user, role, step: 1 }))}
+        rowKey={(user) => user.id}
+        paging={paging}
+      />
+      {change ? <RoleChangeDialog change={change} self={change.user.id === me?.id} lowers={lowersOwnRole(change)} onConfirm={confirm} onCancel={() => setChange(null)} /> : null}
     </section>
+  );
+}
+
+/** The users table's columns; choosing another role in a row's list asks for the change (`onChoose`). */
+function userColumns(
+  t: ReturnType<typeof useTranslation>['t'],
+  language: string,
+  busy: boolean,
+  onChoose: (user: UserListItem, role: Role) => void,
+): Column<UserListItem>[] {
+  return [
+    {
+      heading: t('admin.name'),
+      cell: (user) => (
+        <span>
+          {fullName(user)}
+          <br />
+          <small>{formatDate(user.createdAt, language)}</small>
+        </span>
+      ),
+    },
+    { heading: t('admin.email'), cell: (user) => user.email, className: 'admin-email' },
+    { heading: t('admin.active'), cell: (user) => t(user.active ? 'admin.yes' : 'admin.no') },
+    {
+      heading: t('admin.role'),
+      cell: (user) => (
+        <select aria-label={t('admin.roleOf', { name: fullName(user) })} value={user.role} disabled={busy} onChange={(e) => onChoose(user, e.target.value as Role)}>
+          {ROLES.map((role) => (
+            <option key={role} value={role}>
+              {t(`admin.roles.${role}`)}
+            </option>
+          ))}
+        </select>
+      ),
+    },
+  ];
+}
+
+/** The dialog confirming a role change, naming the person and both roles; `self` and `lowers`: one's own, lowered. */
+function RoleChangeDialog({ change, self, lowers, onConfirm, onCancel }: { change: RoleChange; self: boolean; lowers: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const names = { name: fullName(change.user), from: t(`admin.roles.${change.user.role}`), to: t(`admin.roles.${change.role}`) };
+  return (
+    <ConfirmDialog
+      key={change.step}
+      title={change.step === 1 ? t('admin.roleConfirmTitle') : t('admin.roleSelfTitle')}
+      confirmLabel={change.step === 1 ? t('admin.roleConfirm', names) : t('admin.roleSelfConfirm', names)}
+      cancelLabel={t('common.cancel')}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      danger={lowers}
+    >
+      <p>{self ? t('admin.roleConfirmSelf', names) : t('admin.roleConfirmText', names)}</p>
+      {change.step === 2 ? <p>{t('admin.roleSelfWarning', names)}</p> : null}
+    </ConfirmDialog>
   );
 }

@@ -135,6 +135,10 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
     case 'url':
       input = <input {...common} type="url" name={field.name} defaultValue={text} />;
       break;
+    case 'sources':
+      // The array as JSON text (what a multipart body carries), so an edit keeps the stored sources.
+      input = <textarea {...common} name={field.name} rows={4} defaultValue={Array.isArray(stored) && stored.length ? JSON.stringify(stored) : ''} />;
+      break;
     case 'region':
       input = <RegionSelect common={common} name={field.name} defaultValue={text} />;
       break;
