@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { paths, type CategoryDef, type DuplicateCandidate } from '@app/shared';
 import { request } from '../../lib/api';
@@ -24,6 +24,20 @@ export function duplicateQuestion(form: HTMLFormElement): DuplicateQuestion {
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
   };
   return { name: value('fullName') ?? value('title') ?? '', happenedOn: value('happenedOn'), woreda: value('woreda'), incidentId: value('incidentId') };
+}
+
+/**
+ * The question a person form asks, asked again on every input (`askAgain`, the form's onInput). An edited person's own
+ * duplicates are shown at once; a new one's once a name is typed. Null for categories that do not check.
+ */
+export function useDuplicateQuestion(category: CategoryDef, formRef: RefObject<HTMLFormElement | null>) {
+  const [question, setQuestion] = useState<DuplicateQuestion | null>(null);
+  const askAgain = () => {
+    if (category.checksDuplicates && formRef.current) setQuestion(duplicateQuestion(formRef.current));
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(askAgain, []);
+  return { question, askAgain };
 }
 
 function useSettled<T>(value: T, delayMs: number): T {

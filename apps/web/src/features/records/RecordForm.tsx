@@ -4,7 +4,7 @@ import { DESCRIPTION_COLS, DESCRIPTION_ROWS, REGIONS, regionName, type CategoryD
 import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
-import { DuplicateWarning, duplicateQuestion, type DuplicateQuestion } from './DuplicateWarning';
+import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
 import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
 import { formErrors } from '../../lib/formErrors';
@@ -38,10 +38,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   const [progress, setProgress] = useState<number | null>(null);
   const [pending, setPending] = useState(false);
   // Person categories: the likely duplicates of what is typed, shown before saving.
-  const [question, setQuestion] = useState<DuplicateQuestion | null>(null);
-  const askAgain = () => {
-    if (category.checksDuplicates && formRef.current) setQuestion(duplicateQuestion(formRef.current));
-  };
+  const { question, askAgain } = useDuplicateQuestion(category, formRef);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -78,10 +75,6 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     const matched = Object.keys(split.fields).length > 0;
     setGeneral(matched ? [t('editor.fixFields'), ...split.general] : [t('editor.saveFailed', { message: split.general[0] ?? err.message })]);
   };
-
-  // An edited person's own duplicates are shown at once; a new one's once a name is typed.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(askAgain, []);
 
   // Move focus to the first field the server refused, so keyboard and screen-reader users land on it.
   useEffect(() => {
