@@ -109,4 +109,34 @@ describe('people linked to incidents', () => {
     );
     expect(rows.at(-1)!.changes.incidentId).toEqual({ before: null, after: incident });
   });
+
+  it('lists an incident\'s people by category, paged, and finds them by the search\'s incident filter', async () => {
+    const incident = await massacre('Test massacre with people');
+    for (const [slug, title] of [['victims', 'Test victim A'], ['victims', 'Test victim B'], ['orphans', 'Test orphan C'], ['missings', 'Test missing D']] as const) {
+      expect((await post(slug, { title, incidentId: incident })).status).toBe(201);
+    }
+    const first = await get(`/massacres/${incident}/people?limit=2`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.total).toBe(4);
+    expect(first.body.counts).toEqual({ victims: 2, displacements: 0, orphans: 1, missings: 1 });
+    expect(first.body.people).toHaveLength(2);
+    const second = await get(`/massacres/${incident}/people?limit=2&offset=2`);
+    expect([...first.body.people, ...second.body.people].map((p: { title: string }) => p.title).sort()).toEqual(['Test missing D', 'Test orphan C', 'Test victim A', 'Test victim B']);
+    const found = await get(`/search?incident=${incident}`);
+    expect(found.status).toBe(200);
+    expect(found.body.total).toBe(4);
+    expect(found.body.facets.category.find((f: { value: string }) => f.value === 'victims').count).toBe(2);
+    const stats = await get(`/statistics?incident=${incident}`);
+    expect(stats.status, JSON.stringify(stats.body)).toBe(200);
+    expect(stats.body.total).toBe(4);
+    // Private: the incident's people are not listed, searched or counted for the public, and its page answers 404.
+    await toggle('massacres', incident);
+    expect((await get(`/massacres/${incident}/people`)).status).toBe(404);
+    expect((await get(`/search?incident=${incident}`)).body.total).toBe(0);
+    expect((await get(`/statistics?incident=${incident}`)).body.total).toBe(0);
+    expect((await get(`/massacres/${incident}/people`, other)).body.total).toBe(4);
+    expect((await get(`/search?incident=${incident}`, other)).body.total).toBe(4);
+    expect((await get(`/events/${incident}/people`)).status).toBe(404);
+    expect((await get('/search?incident=nope')).status).toBe(400);
+  });
 });

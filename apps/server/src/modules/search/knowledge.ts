@@ -32,7 +32,8 @@ export class SearchKnowledge {
   /** The matches expected of a search with words, or null when the words' statistics are not known yet. */
   async expected(filters: SearchFilters, visibility: Visibility): Promise<Expected | null> {
     void this.words.refresh();
-    if (!filters.q || !this.words.recordCount) return null;
+    // record_stats keeps no incident: with one, nothing is known beforehand.
+    if (!filters.q || !this.words.recordCount || filters.incident) return null;
     const share = queryShare(filters.q, (lexeme) => this.words.share(lexeme));
     const filtered = await this.filteredCount(filters, visibility);
     return { low: filtered * share.low, high: filtered * share.high, filtered, records: this.words.recordCount };
