@@ -94,10 +94,12 @@ export function searchVerdicts(result, size) {
   const verdicts = [];
   if (size === t.atSize) {
     for (const [name, run] of Object.entries(result.load ?? {})) {
+      // Judged on the searches answered: refusals (503) are quick and would count as throughput.
+      const answered = run.answeredPerSec ?? run.requestsPerSec;
       verdicts.push({
-        target: `unique searches (${name}) at ${size.toLocaleString('en')} records: >= ${t.requestsPerSec} req/s, p99 <= ${t.p99Ms} ms`,
-        figure: `${Math.round(run.requestsPerSec).toLocaleString('en')} req/s, p99 ${run.p99Ms?.toFixed(1)} ms, ${run.non2xx + run.socketErrors} refused or failed`,
-        met: run.requestsPerSec >= t.requestsPerSec && run.p99Ms !== null && run.p99Ms <= t.p99Ms && run.socketErrors === 0,
+        target: `unique searches (${name}) at ${size.toLocaleString('en')} records: >= ${t.requestsPerSec} answered/s, p99 <= ${t.p99Ms} ms`,
+        figure: `${Math.round(answered).toLocaleString('en')} answered/s (${Math.round(run.requestsPerSec).toLocaleString('en')} req/s), p99 ${run.p99Ms?.toFixed(1)} ms, ${run.non2xx + run.socketErrors} refused or failed`,
+        met: answered >= t.requestsPerSec && run.p99Ms !== null && run.p99Ms <= t.p99Ms && run.socketErrors === 0,
       });
     }
   }

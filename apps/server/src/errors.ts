@@ -5,6 +5,9 @@ import { errorBodySchema, type ErrorBody } from '@app/shared';
  * Anything else thrown becomes a 500 whose details stay in the log.
  */
 export class AppError extends Error {
+  /** A 5xx the operator need not see one by one (searches refused under load: /metrics counts them). */
+  quiet = false;
+
   constructor(
     public readonly statusCode: number,
     public readonly body: ErrorBody,

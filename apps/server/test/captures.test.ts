@@ -100,6 +100,19 @@ describe('the address rule', () => {
       { field: 'evidence', url: 'https://c.test/2' },
     ]);
   });
+
+  it("finds the URLs of a record's sources, but not a withheld testimony's", () => {
+    const sources = [
+      { kind: 'media' as const, title: 'Test report', url: 'https://d.test/report' },
+      { kind: 'witness' as const, title: 'Test witness', url: 'https://e.test/witness', withheld: true as const },
+      { kind: 'ngo' as const, title: 'Test NGO report without link' },
+      { kind: 'other' as const, title: 'Cited twice', url: 'https://b.test/1' },
+    ];
+    expect(citedUrls({ evidence: 'https://b.test/1', sources })).toEqual([
+      { field: 'evidence', url: 'https://b.test/1' },
+      { field: 'sources', url: 'https://d.test/report' },
+    ]);
+  });
 });
 
 describe('the proxy every capture connection goes through', () => {

@@ -63,6 +63,16 @@ export function sampleFields(category: CategoryDef, label = 'Sample'): Record<st
       case 'urlList':
         out[field.name] = 'https://example.org/evidence-a, https://example.org/evidence-b';
         break;
+      case 'sources':
+        out[field.name] = JSON.stringify([{ kind: 'media', title: `${label} source (test data)`, url: 'https://example.org/test-source' }]);
+        break;
+      case 'coordinate':
+        out[field.name] = field.axis === 'latitude' ? '11.5' : '37.5';
+        break;
+      case 'choice':
+        out[field.name] = field.options![0]!;
+        break;
+      // An incident is a record of its own: tests that link one make it first.
     }
   }
   return out;

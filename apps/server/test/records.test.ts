@@ -58,7 +58,9 @@ describe('records API, every category', () => {
         for (const field of dataFields(category)) {
           const sent = sample[field.name]!;
           if (isDateKind(field.kind)) expect(record[field.name]).toBe(new Date(`${sent}Z`).toISOString());
-          else if (field.kind === 'quantity') expect(record[field.name]).toBe(Number(sent));
+          else if (field.kind === 'quantity' || field.kind === 'coordinate') expect(record[field.name]).toBe(Number(sent));
+          else if (field.kind === 'sources') expect(record[field.name]).toEqual(JSON.parse(sent));
+          else if (field.kind === 'incident') expect(record[field.name]).toBeNull();
           else expect(record[field.name]).toBe(sent);
         }
         if (imageField(category)) {

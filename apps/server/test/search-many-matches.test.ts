@@ -140,7 +140,10 @@ describe('search with many matches', () => {
     const shareOf = (word: string) => ({ low: shares[word] ?? 0, high: shares[word] ?? 0.01 });
     const near = (share: { low: number; high: number }) => [Number(share.low.toFixed(4)), Number(share.high.toFixed(4))];
     expect(near(queryShare('a b', shareOf))).toEqual([0.1, 0.2]); // both: independent at least, together at most
-    expect(near(queryShare('"A B"', shareOf))).toEqual([0.1, 0.2]);
+    // A quoted phrase: its words found together (the rarer one's share), not as if independent.
+    expect(near(queryShare('"A B"', shareOf))).toEqual([0.2, 0.2]);
+    expect(near(queryShare('"a zz"', shareOf))).toEqual([0, 0.01]);
+    expect(near(queryShare('c -"a b"', shareOf))).toEqual([0.08, 0.1]);
     expect(near(queryShare('b or c', shareOf))).toEqual([0.2, 0.3]);
     expect(near(queryShare('a b or c', shareOf))).toEqual([0.1, 0.3]); // a & (b | c)
     expect(near(queryShare('a -b', shareOf))).toEqual([0.4, 0.5]);
@@ -169,14 +172,24 @@ describe('search with many matches', () => {
       statements.push((t.app.db as any).dialect.sqlToQuery(query).sql);
       return t.app.db.execute(query);
     }) as typeof t.app.db.execute;
+    // Prepared statements (db preparedSqlRows) go to the driver's client directly: seen there, and run unnamed.
+    const client = (t.app.db as any).$client;
+    (db as any).$client = {
+      query: (text: string, values: unknown[]) => {
+        statements.push(text);
+        return client.query(text, values);
+      },
+    };
     const page = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'crowdword' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
     expect(page).toMatchObject({ estimated: true, order: 'newest' });
     expect(page.hits).toHaveLength(20);
     // No statement ranked the matches (the exact search's row_number), nor counted them to the limit.
     expect(statements.filter((text) => text.includes('row_number()'))).toEqual([]);
+    expect(statements.some((text) => text.includes(' as matched'))).toBe(true); // the newest-first walk, seen
     // A rare word is still counted and ranked.
     const rare = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
     expect(rare).toMatchObject({ total: 50, estimated: false, order: 'relevance' });
+    expect(statements.some((text) => text.includes('row_number()'))).toBe(true);
   });
 
   it('rounds estimates to two significant digits', () => {

@@ -32,10 +32,11 @@ describe('/admin hub', () => {
       Users: '/admin/users',
       'Audit log': '/admin/audit',
       Trash: '/admin/trash',
+      'Possible duplicates': '/admin/duplicates',
       'Audit checkpoints': '/admin/checkpoints',
       "Representatives' directory": '/admin/representatives',
     });
-    for (const key of ['users', 'audit', 'trash', 'checkpoints', 'representatives', 'captures']) {
+    for (const key of ['users', 'audit', 'trash', 'duplicates', 'checkpoints', 'representatives', 'captures']) {
       expect(screen.getByTestId(`admin-hub-${key}`).querySelector('p')?.textContent?.length).toBeGreaterThan(20);
     }
     expect(screen.getByTestId('admin-hub-captures')).toHaveTextContent(/set on that record's page/);
@@ -45,6 +46,7 @@ describe('/admin hub', () => {
     renderScreen(<AdminHubPage />);
     expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Trash' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Possible duplicates' })).toBeInTheDocument();
   });
 
   it('a contributor is told it is not for them', () => {

@@ -14,4 +14,7 @@ export * from './search-params';
 export * from './statistics';
 export * from './chromium-flags';
 export * from './ids';
+export * from './sources';
+export * from './geo';
+export * from './incidents';
 export * from './duplicates';

@@ -28,6 +28,7 @@ export const paths = {
   logout: '/logout',
   admin: '/admin',
   trash: '/admin/trash',
+  duplicates: '/admin/duplicates',
   audit: '/admin/audit',
   users: '/admin/users',
   checkpoints: '/admin/checkpoints',

@@ -7,7 +7,7 @@ import type { SearchFilters } from './search';
  */
 
 /** The query parameters of the filters, in the order a URL writes them. */
-const SEARCH_FILTER_PARAMS = ['q', 'category', 'region', 'victimizer', 'killingType', 'from', 'to', 'confirmed'] as const;
+const SEARCH_FILTER_PARAMS = ['q', 'category', 'region', 'victimizer', 'killingType', 'from', 'to', 'confirmed', 'incident'] as const;
 
 /** The query string of `filters` (for links between search, statistics, the map and the export). */
 export function filtersToSearchParams(filters: Partial<SearchFilters>): URLSearchParams {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RecordDto } from './contract';
 import { CATEGORY_SLUGS } from './categories/types';
 import { REGION_CODES, UNKNOWN_REGION } from './places/regions';
+import { UUID_PATTERN } from './ids';
 
 /**
  * The filters of the collection, declared once: search (GET /search), statistics, the map and the open-data export
@@ -49,6 +50,12 @@ export const searchFiltersSchema = z
     from: day.optional().describe('Happened on or after this day (incident date, or an event start)'),
     to: day.optional().describe('Happened on or before this day'),
     confirmed: z.enum(['true', 'false'], { error: 'Must be true or false' }).optional().describe('Approved (true) or not yet (false)'),
+    incident: z
+      .string({ error: 'Must be the id of a massacre or event' })
+      .regex(UUID_PATTERN, { error: 'Must be the id of a massacre or event' })
+      .transform((v) => v.toLowerCase())
+      .optional()
+      .describe('The people linked to this massacre or event (its id); none when the reader may not read it'),
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, { error: 'Must be on or after "from"', path: ['to'] });
 

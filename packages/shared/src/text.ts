@@ -1,9 +1,14 @@
+/** A character or line start that one of markdownToPlainText's rules below removes; without one, none applies. */
+const MARKDOWN_SIGN = /[`<\[*_~]|^\s{0,3}(?:#{1,6}|>|[-*+]|\d+\.)\s/m;
+
 /**
  * Markdown as plain text, for card previews and link-preview descriptions (previews are plain text).
  * Removes markup (emphasis, headings, links keep their text, images and HTML tags are dropped); not a parser, only
  * what a short preview needs.
  */
 export function markdownToPlainText(markdown: string): string {
+  // Most text holds no markdown at all: then only its spacing changes (a search cuts twenty snippets a page from it).
+  if (!MARKDOWN_SIGN.test(markdown)) return markdown.replace(/\s+/g, ' ').trim();
   return markdown
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/<[^>]*>/g, ' ')

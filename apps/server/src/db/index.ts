@@ -34,6 +34,25 @@ export async function preparedRows<T>(db: Db, name: string, text: string, values
   return result.rows as T[];
 }
 
+/** Statement texts given a name by preparedSqlRows, at most PREPARED_SHAPES of them (each connection keeps every one). */
+const namedTexts = new Map<string, string>();
+const PREPARED_SHAPES = 48;
+
+/**
+ * The rows of a drizzle statement, prepared under a name of its text (the first PREPARED_SHAPES texts a process
+ * builds; later ones run unnamed). A search builds its statements from the filters given, so their texts are few (one
+ * per set of filters and number of values) while their values differ every time: prepared, PostgreSQL parses each once
+ * per connection, and after five executions plans it once when a generic plan is as good, which halved the database
+ * time of a search for a rare word (0.9 ms of planning for 0.8 ms of execution). Only for statements whose best plan
+ * does not turn on the values (an index chosen by how common a word is would be chosen once for all words).
+ */
+export async function preparedSqlRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const { sql: text, params } = (db as unknown as { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
+  let name = namedTexts.get(text);
+  if (name === undefined && namedTexts.size < PREPARED_SHAPES) namedTexts.set(text, (name = `shaped_${namedTexts.size}`));
+  return name === undefined ? rowsOf<T>(db, query) : preparedRows<T>(db, name, text, params);
+}
+
 const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
 
 /**

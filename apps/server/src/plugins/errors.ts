@@ -14,7 +14,7 @@ export default fp(
     app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
       if (error instanceof AppError) {
         // The server's own failures (storage, a service away) are the operator's to see, with the request's id.
-        if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
+        if (error.statusCode >= 500 && !error.quiet) request.log.error({ err: error.cause ?? error }, error.message);
         return reply.status(error.statusCode).headers(error.headers).send(error.body);
       }
       if (error instanceof ZodError) {

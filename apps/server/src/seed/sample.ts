@@ -11,6 +11,7 @@ import type { MediaService } from '../modules/media/service';
 
 const SAMPLE_SUPER_EMAIL = 'sample-super@example.org';
 export const SAMPLE_PER_CATEGORY = 3;
+const SAMPLE_DUPLICATE_NAMES = ['ናሙና ሙከራ', 'Namuna Mukera'];
 
 /** What the seeding uses: the database, where the sample pictures go, the audit log, and a log for a failed picture. */
 interface SampleSeedServices {
@@ -31,6 +32,9 @@ function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown
     case 'description':
       return `**${SAMPLE_LABEL}.** This entry shows how a ${category.slug.replace(/s$/, '')} record looks. It describes no real event, person or place.\n\nEditors replace sample records with documented entries and their sources.`;
     case 'fullName':
+      // The first two sample victims are one made-up person recorded twice, in Ge'ez and in Latin letters ("ናሙና ሙከራ":
+      // "sample test"), so a fresh site shows the duplicate check and the admins' possible duplicates.
+      if (category.slug === 'victims' && n < 2) return SAMPLE_DUPLICATE_NAMES[n];
       return `Sample Person ${String.fromCharCode(65 + n)}`;
     case 'location':
       return 'Sample Town (fictional)';

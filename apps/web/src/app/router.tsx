@@ -88,6 +88,7 @@ export const routes: RouteObject[] = [
       { path: 'campaign/confirm/:token', ...page('../features/campaign/ConfirmPage.tsx') },
       { path: 'admin', ...guarded('../features/admin/AdminHubPage.tsx') },
       { path: 'admin/trash', ...guarded('../features/admin/TrashPage.tsx') },
+      { path: 'admin/duplicates', ...guarded('../features/admin/DuplicatesPage.tsx') },
       { path: 'admin/audit', ...guarded('../features/admin/AuditPage.tsx') },
       { path: 'admin/users', ...guarded('../features/admin/UsersPage.tsx') },
       { path: 'admin/checkpoints', ...guarded('../features/admin/CheckpointsPage.tsx') },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { REGION_CODES } from '../places/regions';
+import { UUID_PATTERN } from '../ids';
+import { sourcesSchema } from '../sources';
 import { dataFields } from './registry';
 import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
 
@@ -115,13 +117,38 @@ export function fieldSchema(field: FieldDef): z.ZodType {
         }
         return d;
       });
+    case 'incident':
+      // Whether it names a record of a category it may link to is the server's check (records/links.ts).
+      return z.string({ error: 'Must be the id of a record' }).trim().refine((v) => UUID_PATTERN.test(v), { error: 'Must be the id of a record' }).transform((v) => v.toLowerCase());
+    case 'sources':
+      return sourcesSchema;
+    case 'coordinate':
+      return coordinateSchema(field.axis === 'longitude' ? 180 : 90);
+    case 'choice':
+      return z.enum((field.options ?? []) as [string, ...string[]], { error: `Must be one of ${(field.options ?? []).join(', ')}` });
     default:
       throw new Error(`Field ${field.name} of kind ${field.kind} is an upload, not a data field`);
   }
 }
 
+/** Decimal degrees within ±bound (multipart sends them as text). */
+function coordinateSchema(bound: number) {
+  return z.union([z.string(), z.number()], { error: 'Must be a number of degrees' }).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isFinite(n)) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a number of degrees, such as 11.59' });
+      return z.NEVER;
+    }
+    if (Math.abs(n) > bound) {
+      ctx.addIssue({ code: 'custom', message: `Must be between -${bound} and ${bound}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
 /** Values a create or edit stores, keyed by field name (dates as Date, quantities as number). */
-export type RecordInput = Record<string, string | number | Date | null | undefined>;
+export type RecordInput = Record<string, string | number | Date | readonly object[] | null | undefined>;
 
 /**
  * Schema of a create call: required fields must be present and non-empty; optional empty fields are dropped.

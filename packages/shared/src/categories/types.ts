@@ -15,7 +15,11 @@ export type FieldKind =
   | 'urlList' // several http(s) links joined by ", " (spec: evidence)
   | 'image' // one uploaded image (multipart field `image`)
   | 'images' // several uploaded images (multipart field `files[]`)
-  | 'video'; // one uploaded video (multipart field `image`, as the spec names it)
+  | 'video' // one uploaded video (multipart field `image`, as the spec names it)
+  | 'incident' // the id of the massacre or event a person belongs to (FieldDef.linksTo says which categories)
+  | 'sources' // the sources a record cites: a JSON array (sources.ts); in multipart bodies as JSON text
+  | 'coordinate' // decimal degrees (FieldDef.axis); shown to the public rounded to the record's geoPrecision
+  | 'choice'; // one of FieldDef.options, stored as written
 
 export interface FieldDef {
   /** The API and form field name (kept exactly: clients depend on it). */
@@ -42,6 +46,12 @@ export interface FieldDef {
   search?: SearchWeight;
   /** What the statistics (record_stats, its trigger) and the search's filters do with the field (docs/statistics.md). */
   statistics?: StatisticsRole;
+  /** `incident` fields: the categories whose records it may name. */
+  linksTo?: readonly CategorySlug[];
+  /** `coordinate` fields: which of the two (bounds -90..90 or -180..180). */
+  axis?: 'latitude' | 'longitude';
+  /** `choice` fields: the values allowed, in form order; their labels are the i18n keys `${label}.${value}`. */
+  options?: readonly string[];
 }
 
 export type SearchWeight = 'A' | 'B' | 'C';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DataFieldName, DeclaredDataField } from '@app/shared';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { DataFieldName, DeclaredDataField, Source } from '@app/shared';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Every category's records in one table: common columns plus the category-specific ones of the registry
@@ -53,6 +53,14 @@ export const records = pgTable(
     streetName: text('street_name'),
     startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }),
     endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }),
+    // The massacre or event a person belongs to. No foreign key: a purged incident leaves its people's link in place
+    // (shown as unavailable), as a trashed one does.
+    incidentId: uuid('incident_id'),
+    sources: jsonb('sources').$type<Source[]>().notNull().default(sql`'[]'::jsonb`),
+    // Stored as entered; readers who may not edit the record see them rounded to geoPrecision (shared geo.ts).
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    geoPrecision: text('geo_precision'),
     acledEventId: text('acled_event_id'),
   },
   (t) => [
@@ -68,6 +76,8 @@ export const records = pgTable(
     index('records_region_idx').on(t.region).where(sql`${t.deletedAt} is null`),
     index('records_zone_idx').on(t.zone).where(sql`${t.deletedAt} is null and ${t.zone} is not null`),
     index('records_woreda_idx').on(t.woreda).where(sql`${t.deletedAt} is null and ${t.woreda} is not null`),
+    // An incident's people, and the named people counted per incident.
+    index('records_incident_idx').on(t.incidentId, t.category).where(sql`${t.deletedAt} is null and ${t.incidentId} is not null`),
     index('records_trash_idx').on(t.deletedAt.desc()).where(sql`${t.deletedAt} is not null`),
   ],
 );
@@ -96,7 +106,13 @@ export function countsTable<Name extends string>(name: Name) {
 }
 
 /** The column type a field kind is stored as (dates as instants, quantities as whole numbers, the rest as text). */
-type StoredAs<Kind> = Kind extends 'date' | 'datetime' ? Date : Kind extends 'quantity' ? number : string;
+type StoredAs<Kind> = Kind extends 'date' | 'datetime'
+  ? Date
+  : Kind extends 'quantity' | 'coordinate'
+    ? number
+    : Kind extends 'sources'
+      ? readonly object[]
+      : string;
 
 /**
  * Registry data fields with no column, or with a column of another type than their kind stores. The declaration below

@@ -15,18 +15,24 @@ import { packageWacz } from './wacz';
 export const CAPTURE_JOB = 'link.capture';
 const CAPTURE_JOB_ATTEMPTS = 3;
 
-/** The record fields whose URLs are captured. */
-export const CAPTURED_FIELDS = ['linkURL', 'evidence'] as const;
+/** The record fields whose URLs are captured: a link's URL, a massacre's evidence, every record's sources. */
+export const CAPTURED_FIELDS = ['linkURL', 'evidence', 'sources'] as const;
 type CapturedField = (typeof CAPTURED_FIELDS)[number];
 
+/** The URLs one field cites. A withheld testimony's link is not captured: a capture is shown to every reader. */
+function urlsOf(row: Partial<Pick<RecordRow, CapturedField>>, field: CapturedField): string[] {
+  if (field === 'sources') return (row.sources ?? []).filter((s) => !s.withheld && s.url).map((s) => s.url!.trim());
+  const value = row[field];
+  if (!value) return [];
+  return field === 'evidence' ? splitUrlList(value) : [value.trim()];
+}
+
 /** The URLs a record cites, each with the field that cites it; a URL cited twice is captured once. */
-export function citedUrls(row: Pick<RecordRow, CapturedField>): { field: CapturedField; url: string }[] {
+export function citedUrls(row: Partial<Pick<RecordRow, CapturedField>>): { field: CapturedField; url: string }[] {
   const seen = new Set<string>();
   const out: { field: CapturedField; url: string }[] = [];
   for (const field of CAPTURED_FIELDS) {
-    const value = row[field];
-    if (!value) continue;
-    for (const url of field === 'evidence' ? splitUrlList(value) : [value.trim()]) {
+    for (const url of urlsOf(row, field)) {
       if (!url || seen.has(url)) continue;
       seen.add(url);
       out.push({ field, url });

@@ -81,5 +81,10 @@ export function filterConditions(filters: Omit<SearchFilters, 'q'>, { includePri
   if (filters.from) where.push(sql`${searchColumns.date} >= ${`${filters.from}T00:00:00Z`}::timestamptz`);
   if (filters.to) where.push(sql`${searchColumns.date} < (${`${filters.to}T00:00:00Z`}::timestamptz + interval '1 day')`);
   if (filters.confirmed) where.push(filters.confirmed === 'true' ? sql`${records.approved}` : sql`not ${records.approved}`);
+  // An incident's people, only when the reader may read the incident itself: a private one finds nothing for the public.
+  if (filters.incident) {
+    where.push(sql`${records.incidentId} = ${filters.incident}::uuid`);
+    where.push(sql`exists (select 1 from records i where i.id = ${filters.incident}::uuid and i.deleted_at is null${includePrivate ? sql`` : sql` and i.public`})`);
+  }
   return where;
 }

@@ -87,9 +87,15 @@ export function searchLimiterOf(config: Config): SearchLimiter {
   return limiter;
 }
 
-/** The answer to a search that got no turn: 503, to be asked again in a second. */
+/**
+ * The answer to a search that got no turn: 503, to be asked again in a second. Not logged: a burst refuses hundreds a
+ * second, and a line with a stack for each cost more than the refusal (/metrics counts them: http_requests_total by
+ * route and status 503).
+ */
 export function searchesBusy(): AppError {
-  return new AppError(503, { message: 'Too many searches at once; try again in a moment' }, { 'retry-after': '1' });
+  const busy = new AppError(503, { message: 'Too many searches at once; try again in a moment' }, { 'retry-after': '1' });
+  busy.quiet = true;
+  return busy;
 }
 
 /** Runs a search in a turn of this server's limiter, or refuses it (503 with Retry-After). */

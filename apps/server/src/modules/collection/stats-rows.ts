@@ -67,7 +67,8 @@ const lastDayOf = (month: string) => {
 export function statisticsRows(filters: SearchFilters, visibility: Visibility, force?: StatisticsSource): { rows: SQL; source: StatisticsSource } {
   // Values longer than the trigger keeps cannot be told apart in record_stats.
   const tooLong = dimensionFilters(filters).some(({ values }) => values.some((v) => v.length > STATS_VALUE_MAX));
-  if (force === 'live' || filters.q || tooLong) return { rows: liveRows(filters, visibility), source: 'live' };
+  // record_stats keeps no incident: an incident's people are few, counted live (records_incident_idx).
+  if (force === 'live' || filters.q || tooLong || filters.incident) return { rows: liveRows(filters, visibility), source: 'live' };
   const { from, to } = filters;
   if (!from && !to) return { rows: aggregateRows(filters, visibility, {}), source: 'aggregate' };
 

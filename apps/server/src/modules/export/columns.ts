@@ -6,7 +6,7 @@ import { ALL_DATA_FIELD_NAMES, CATEGORY_LIST, REGIONS, paths, type FieldDef, typ
  */
 
 /** Frictionless Table Schema field types used here. */
-type ColumnType = 'string' | 'integer' | 'boolean' | 'datetime';
+type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
 
 interface ExportColumn {
   name: string;
@@ -25,6 +25,8 @@ function fieldType(field: FieldDef | undefined): ColumnType {
   switch (field?.kind) {
     case 'quantity':
       return 'integer';
+    case 'coordinate':
+      return 'number';
     case 'date':
     case 'datetime':
       return 'datetime';
@@ -39,6 +41,11 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   happenedOn: 'When it happened (the incident date)',
   createdAt: 'Publication date of the record',
   quantity: 'Number of people (killed, displaced or kidnapped, by category)',
+  incidentId: 'The massacre or event (its _id) the person belongs to; empty when none, or when it is not public',
+  sources: 'The sources cited, as a JSON array of {kind, title, publisher, date, url, language, note}; a withheld witness testimony shows only that it exists',
+  latitude: 'Latitude (WGS 84), rounded to geoPrecision',
+  longitude: 'Longitude (WGS 84), rounded to geoPrecision',
+  geoPrecision: 'How exactly the place is given: exact, town, woreda, zone or region',
 };
 
 const plain = (value: unknown): string | number | null => (value === null || value === undefined ? null : typeof value === 'number' ? value : String(value));
@@ -62,7 +69,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
       type: fieldType(field),
       description: FIELD_DESCRIPTIONS[name] ?? `${name} (${field?.kind ?? 'text'})`,
       values: field?.kind === 'region' ? REGIONS.map((r) => r.code) : undefined,
-      value: (r) => plain(r[name]),
+      value: (r) => plain(field?.kind === 'sources' ? JSON.stringify(r[name] ?? []) : r[name]),
     };
   }),
   { name: 'updatedAt', type: 'datetime', description: 'Last change of the record', value: (r) => r.updatedAt },

@@ -6,6 +6,7 @@ import type { MediaService } from '../media/service';
 import { toRecordDto } from '../records/dto';
 import { createdAtExact, newestFirst } from '../records/list-query';
 import { liveFilesOfRecord } from '../records/repository';
+import { incidentOfRecord } from '../records/links';
 import { filterConditions, searchColumns, textQuery, type Visibility } from '../collection/filters';
 
 /** Records read per statement: large enough that round trips cost little, small enough that memory stays flat. */
@@ -33,13 +34,13 @@ export async function* exportedRecords(
     const position: SQL[] = after ? [sql`(${records.createdAt}, ${records.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`] : [];
     // The records and their files in one statement per batch.
     const page = await db
-      .select({ record: records, files: liveFilesOfRecord, createdAt: createdAtExact })
+      .select({ record: records, files: liveFilesOfRecord, incident: incidentOfRecord, createdAt: createdAtExact })
       .from(records)
       .where(and(...where, ...position))
       .orderBy(...newestFirst)
       .limit(EXPORT_BATCH);
     if (!page.length) return;
-    yield page.map(({ record, files }) => toRecordDto(record, files, media, { reader, plainLinks: true }));
+    yield page.map(({ record, files, incident }) => toRecordDto(record, files, media, { reader, plainLinks: true, incident }));
     if (page.length < EXPORT_BATCH) return;
     const last = page.at(-1)!;
     after = { createdAt: last.createdAt, id: last.record.id };

@@ -1,7 +1,8 @@
-import { CATEGORIES, dataFields, type CategorySlug, type GalleryItemDto, type MediaDto, type RecordDto } from '@app/shared';
+import { CATEGORIES, dataFields, type Actor, type CategorySlug, type GalleryItemDto, type MediaDto, type RecordDto } from '@app/shared';
 import type { MediaRow, RecordRow } from '../../db/schema';
 import type { MediaService, MediaView } from '../media/service';
 import type { LinkReader } from '../media/signed-links';
+import { linkFields, type IncidentJoin } from './links';
 
 function jsonValue(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
@@ -16,15 +17,17 @@ export interface RecordDtoOptions {
    * edit controls) and links to its files that are not public, signed for them. None: an anonymous visitor, shown
    * no account (an id would link every record one contributor made), or a document kept apart (exports).
    */
-  reader?: LinkReader | null;
+  reader?: Actor | null;
   /** Link files plainly even for a reader (exports: a document kept apart, whose links would only expire). */
   plainLinks?: boolean;
+  /** The person's incident as read with it (links.ts incidentOfRecord); undefined when not read. */
+  incident?: IncidentJoin | null;
 }
 
 /**
  * A record as the API shows it: common fields, the category's own data fields, its files, and the review flags.
  */
-export function toRecordDto(row: RecordRow, files: MediaView[], mediaService: MediaService, { withTrash = false, reader = null, plainLinks = false }: RecordDtoOptions = {}): RecordDto {
+export function toRecordDto(row: RecordRow, files: MediaView[], mediaService: MediaService, { withTrash = false, reader = null, plainLinks = false, incident }: RecordDtoOptions = {}): RecordDto {
   const category = CATEGORIES[row.category as CategorySlug];
   const images: MediaDto[] = files.map((file) => mediaService.toDto(file, { reader: plainLinks ? null : reader }));
   // A video record's card shows the poster the video job made (MediaDto.posterUrl); until then, none.
@@ -48,6 +51,7 @@ export function toRecordDto(row: RecordRow, files: MediaView[], mediaService: Me
   if (reader) dto.userId = row.userId;
   if (category) {
     for (const field of dataFields(category)) dto[field.name] = jsonValue((row as Record<string, unknown>)[field.name]);
+    Object.assign(dto, linkFields(row, incident, { reader, keptApart: plainLinks }));
   }
   if (withTrash) {
     dto.deletedAt = row.deletedAt?.toISOString() ?? null;

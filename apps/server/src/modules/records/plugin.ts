@@ -5,6 +5,7 @@ import { refusals } from '../../errors';
 import { registerCategoryRoutes } from './category-routes';
 import { RecordFragments } from './fragments';
 import { registerImageRoutes } from './image-routes';
+import { registerPeopleRoutes } from './people-routes';
 import { ListPositions } from './list-positions';
 import { pageQuerySchema, type PageQuery } from './paging';
 import { createPublicReads, type PublicReads } from './public-reads';
@@ -60,6 +61,7 @@ export default fp(
     );
     registerImageRoutes(app, routes);
     registerTrashRoutes(app, routes);
+    registerPeopleRoutes(app);
     for (const category of CATEGORY_LIST) registerCategoryRoutes(app, routes, category);
   },
   { name: 'records', dependencies: ['db', 'auth', 'media', 'captures'] },

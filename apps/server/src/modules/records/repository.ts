@@ -3,6 +3,7 @@ import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
 import type { MediaView } from '../media/service';
 import { media, records, type RecordRow } from '../../db/schema';
 import type { Page } from './paging';
+import { incidentOfRecord, type IncidentJoin } from './links';
 
 export type { Tx } from '../../db';
 
@@ -23,6 +24,8 @@ export const liveFilesOfRecord = sql<MediaView[]>`(select coalesce(json_agg(json
 export interface RecordView {
   record: RecordRow;
   files: MediaView[];
+  /** A person's incident (links.ts), as its readers' visibility needs it. */
+  incident: IncidentJoin | null;
 }
 
 /** One record (live or trashed) with its live files, in one prepared statement. */
@@ -36,7 +39,7 @@ export async function findRecordViews(db: Db, ids: readonly string[]): Promise<R
   if (!ids.length) return [];
   return preparedOnce(db, 'record_views', () =>
     db
-      .select({ record: records, files: liveFilesOfRecord })
+      .select({ record: records, files: liveFilesOfRecord, incident: incidentOfRecord })
       .from(records)
       .where(sql`${records.id} = any(${sql.placeholder('ids')}::uuid[])`)
       .prepare('record_views'),

@@ -76,7 +76,7 @@ export function recordRoutes(app: FastifyInstance, writes: RecordWrites): Record
   async function recordResponse(id: string, reader: Actor, options: { withTrash?: boolean } = {}) {
     const view = await findRecordView(app.db, id);
     if (!view) throw httpError.notFound();
-    return toRecordDto(view.record, view.files, app.media, { ...options, reader });
+    return toRecordDto(view.record, view.files, app.media, { ...options, reader, incident: view.incident });
   }
 
   return { writes, sendRead, actorOf, recordResponse, staffOnly: app.requireRole('admin', 'super') };

@@ -1,6 +1,7 @@
 import { toRecordDto } from './dto';
 import { RecordFragments, type RecordFragment } from './fragments';
 import type { Reader, RecordReadServices } from './reads';
+import { linksSameForEveryone } from './links';
 import { findRecordViews, type RecordView } from './repository';
 
 /**
@@ -60,12 +61,12 @@ export async function recordsAsFragments(
 
 /** A record as every reader gets it (its fragment, kept by RecordFragments.readOnce), or its rows when it depends on the reader. */
 function sharedReadOf(app: RecordReadServices, view: RecordView): SharedRead {
-  const { record, files } = view;
+  const { record, files, incident } = view;
   const trashed = record.deletedAt !== null;
-  const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic);
+  const sameForEveryone = files.every((file) => file.removedAt === null && file.recordLive && file.recordPublic) && linksSameForEveryone(record, incident);
   // A trashed record's fragment only tells the reads it is trashed: its bytes are sent to nobody.
   if (!trashed && !sameForEveryone) return view;
-  const json = JSON.stringify(toRecordDto(record, files, app.media));
+  const json = JSON.stringify(toRecordDto(record, files, app.media, { incident }));
   const fragment: Fragment = RecordFragments.make(json, record.category, record.public, { userId: record.userId });
   if (trashed) {
     fragment.trashed = true;
@@ -76,6 +77,6 @@ function sharedReadOf(app: RecordReadServices, view: RecordView): SharedRead {
 
 function forReader(app: RecordReadServices, shared: SharedRead | null, reader: Reader): Fragment | null {
   if (!shared || 'bytes' in shared) return shared;
-  const { record, files } = shared;
-  return RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media, { reader })), record.category, record.public);
+  const { record, files, incident } = shared;
+  return RecordFragments.make(JSON.stringify(toRecordDto(record, files, app.media, { reader, incident })), record.category, record.public);
 }

@@ -17,6 +17,7 @@ import { httpError } from '../../errors';
 import { diffFields } from '../../services/audit';
 import { asClientError, type BodyReader, type UploadPart } from './body';
 import { ImageWrites, assertMayModify } from './image-writes';
+import { checkLinks } from './links';
 import { findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
 
 /**
@@ -43,8 +44,9 @@ function columnValues(category: CategoryDef, input: RecordInput): Partial<Record
     if (!(field.name in input) || input[field.name] === undefined) continue;
     out[field.name] = input[field.name];
   }
-  // Columns that cannot be empty: a blank posted date keeps the stored one.
+  // Columns that cannot be empty: a blank posted date keeps the stored one; blank sources are none.
   if (out.createdAt === null) delete out.createdAt;
+  if (out.sources === null) out.sources = [];
   return out as Partial<RecordRow>;
 }
 
@@ -95,6 +97,7 @@ export class RecordWrites {
       pending = null;
       // The full check, with fields sent after the files and the required ones.
       const input = recordInputSchema(category).parse(body.fields) as RecordInput;
+      await checkLinks(tx, category, input, null);
       const [saved] = await tx
         .update(records)
         .set({ ...columnValues(category, input), createdAt: (input.createdAt as Date | undefined) ?? row!.createdAt })
@@ -128,6 +131,7 @@ export class RecordWrites {
       schema.parse(body.fields);
       await this.storeUploads(tx, category, id, actor, pending, body.nextFile);
       const input = schema.parse(body.fields) as RecordInput;
+      await checkLinks(tx, category, input, before);
       const [after] = await tx
         .update(records)
         .set({ ...columnValues(category, input), updatedAt: new Date() })

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SEARCH_LIMIT_DEFAULT, type SearchFacet, type SearchOrder } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, rowsOf, type Db } from '../../db';
 import { records } from '../../db/schema';
 import type { Visibility } from '../collection/filters';
 import { FACET_COLUMNS, FACET_COUNTS, facetsFrom } from './facets';
@@ -57,7 +57,7 @@ export async function exactSearch(db: Db, input: SearchInput, visibility: Visibi
           await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SIMILARITY)}, true)`);
           return rowsOf<Row>(tx, statement);
         })
-      : await rowsOf<Row>(db, statement);
+      : await preparedSqlRows<Row>(db, statement);
   if (!row) throw new Error('search: no row');
   if (bound !== null && row.total > bound) return null;
   const last = row.page[limit - 1];

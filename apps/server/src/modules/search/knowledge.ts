@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { SearchFilters } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, type Db } from '../../db';
 import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { queryShare, WordFrequencies } from './word-frequencies';
@@ -32,7 +32,8 @@ export class SearchKnowledge {
   /** The matches expected of a search with words, or null when the words' statistics are not known yet. */
   async expected(filters: SearchFilters, visibility: Visibility): Promise<Expected | null> {
     void this.words.refresh();
-    if (!filters.q || !this.words.recordCount) return null;
+    // record_stats keeps no incident: with one, nothing is known beforehand.
+    if (!filters.q || !this.words.recordCount || filters.incident) return null;
     const share = queryShare(filters.q, (lexeme) => this.words.share(lexeme));
     const filtered = await this.filteredCount(filters, visibility);
     return { low: filtered * share.low, high: filtered * share.high, filtered, records: this.words.recordCount };
@@ -45,7 +46,7 @@ export class SearchKnowledge {
     let count = this.filtered.get(key);
     if (!count) {
       const { rows } = statisticsRows({ ...rest, q: undefined, from: undefined, to: undefined }, visibility);
-      count = rowsOf<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
+      count = preparedSqlRows<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
       void count.catch(() => this.filtered.delete(key));
       this.filtered.set(key, count);
     }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { UNKNOWN_REGION } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, type Db } from '../../db';
 import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { exactSearch } from './exact';
@@ -77,7 +77,7 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
 async function browse(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits): Promise<SearchPage> {
   const { filters } = input;
   const { rows } = statisticsRows(filters, visibility);
-  const [counted] = await rowsOf<{ total: number; records: number; facets: FacetRow[] }>(
+  const [counted] = await preparedSqlRows<{ total: number; records: number; facets: FacetRow[] }>(
     db,
     sql`with s as materialized (
         select category, case when region = '' then ${UNKNOWN_REGION} else region end as region,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FacetCount, SearchFacet } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { preparedSqlRows, type Db } from '../../db';
 import { SEARCH_SAMPLE_DIVISORS, searchSamplePredicate } from '../../db/registry-sql';
 import { records } from '../../db/schema';
 import { estimate, FACET_COLUMNS, FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
@@ -37,7 +37,7 @@ export async function sampleCounts(db: Db, indexed: SQL[], maxRows: number, expe
     const divisor = SAMPLE_DIVISORS[level]!;
     const last = level === SAMPLE_DIVISORS.length - 1;
     const part = sampleCondition(divisor);
-    const [row] = await rowsOf<{ total: number; facets: FacetRow[] }>(
+    const [row] = await preparedSqlRows<{ total: number; facets: FacetRow[] }>(
       db,
       sql`with s as materialized (
           select ${FACET_COLUMNS} from ${records} where ${and(part ? [part, ...indexed] : indexed)} ${last ? sql`` : sql`limit ${maxRows + 1}`}

@@ -80,7 +80,10 @@ export class WordFrequencies {
  * websearch_to_tsquery does: words and "quoted phrases" must all be found, `or` between two gives either (it binds
  * tighter than the words around it), `-word` leaves it out. Words are split as the index splits them (letters and
  * digits), lower-cased, Amharic words stemmed. The low bound takes words as independent; the high one as always found
- * together.
+ * together. The words of a "quoted phrase" are taken as found together in both bounds: that is what quoting them says,
+ * and independence put a phrase of two words each in a seventh of the records at a 49th, so a phrase with thousands of
+ * matches was first counted up to the limit, in vain. A phrase whose words seldom meet is then estimated first, finds
+ * few in its sample, and is counted and ranked after all (query.ts).
  */
 export function queryShare(q: string, shareOf: (lexeme: string) => Share): Share {
   const tokens = stemText(normaliseSearchText(q)).toLowerCase().match(/-?"[^"]*"?|\S+/g) ?? [];
@@ -95,7 +98,9 @@ export function queryShare(q: string, shareOf: (lexeme: string) => Share): Share
     const words = token.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (!words.length) continue;
     const shares = words.map(shareOf);
-    const found = { low: shares.reduce((p, s) => p * s.low, 1), high: Math.min(...shares.map((s) => s.high)) };
+    const phrase = token.startsWith('"') || token.startsWith('-"');
+    const high = Math.min(...shares.map((s) => s.high));
+    const found = { low: phrase ? Math.min(...shares.map((s) => s.low)) : shares.reduce((p, s) => p * s.low, 1), high };
     const term = token.startsWith('-') ? { low: 1 - found.high, high: 1 - found.low } : found;
     if (joinNext) groups.at(-1)!.push(term);
     else groups.push([term]);

@@ -29,6 +29,7 @@ export function pageRoutes(): string[] {
     paths.logout,
     paths.admin,
     paths.trash,
+    paths.duplicates,
     paths.audit,
     paths.users,
     paths.checkpoints,

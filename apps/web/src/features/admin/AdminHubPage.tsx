@@ -18,6 +18,7 @@ const ENTRIES: readonly HubEntry[] = [
   { key: 'users', to: paths.users, shownTo: can.manageUsers },
   { key: 'audit', to: paths.audit, shownTo: can.readAudit },
   { key: 'trash', to: paths.trash, shownTo: can.restore },
+  { key: 'duplicates', to: paths.duplicates, shownTo: can.approve },
   { key: 'checkpoints', to: paths.checkpoints, shownTo: can.readAudit },
   { key: 'representatives', to: paths.representatives, shownTo: can.manageDirectory },
   { key: 'captures', shownTo: can.readAudit },

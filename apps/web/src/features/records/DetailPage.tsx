@@ -91,6 +91,9 @@ export default function DetailPage() {
     );
   }
 
+  // A record merged into another (the same person recorded twice) is answered with the kept one (the API redirects):
+  // the address becomes the kept record's.
+  if (record._id !== id.toLowerCase()) return <Navigate to={paths.detail(category.slug, record._id)} replace />;
   const shareUrl = `${brand.publicUrl}${paths.detail(category.slug, record._id)}`;
   const Details = viewOf(category).details;
   return (

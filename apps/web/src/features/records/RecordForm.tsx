@@ -4,6 +4,7 @@ import { DESCRIPTION_COLS, DESCRIPTION_ROWS, REGIONS, regionName, type CategoryD
 import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
+import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
 import { errorFor, recordFormData, uploadName } from './formData';
 import './editor.css';
 import { formErrors } from '../../lib/formErrors';
@@ -36,6 +37,8 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   const [general, setGeneral] = useState<string[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [pending, setPending] = useState(false);
+  // Person categories: the likely duplicates of what is typed, shown before saving.
+  const { question, askAgain } = useDuplicateQuestion(category, formRef);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,11 +83,12 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   }, [errors, category, formId]);
 
   return (
-    <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} encType="multipart/form-data" aria-busy={pending}>
+    <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} onInput={askAgain} encType="multipart/form-data" aria-busy={pending}>
       <FormAlert messages={general} />
       {category.fields.map((field) => (
         <RegistryField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
       ))}
+      {category.checksDuplicates && question ? <DuplicateWarning category={category} question={question} recordId={record?._id} /> : null}
       {progress !== null ? (
         <div className="upload-progress">
           <label htmlFor={`${formId}-progress`}>{t('editor.uploadProgress')}</label>
@@ -123,6 +127,10 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
       break;
     case 'url':
       input = <input {...common} type="url" name={field.name} defaultValue={text} />;
+      break;
+    case 'sources':
+      // The array as JSON text (what a multipart body carries), so an edit keeps the stored sources.
+      input = <textarea {...common} name={field.name} rows={4} defaultValue={Array.isArray(stored) && stored.length ? JSON.stringify(stored) : ''} />;
       break;
     case 'region':
       input = <RegionSelect common={common} name={field.name} defaultValue={text} />;

@@ -8,7 +8,7 @@ export const blogs = {
   singular: 'category.blogs.singular',
   pickerLabel: 'Other',
   pickerOrder: 9,
-  fields: [f.title, f.subtitle, f.createdAt, f.description, f.image],
+  fields: [f.title, f.subtitle, f.createdAt, f.description, f.sources, f.image],
   listName: 'Education',
   listTitle: 'category.blogs.listTitle',
   previewLength: 250,

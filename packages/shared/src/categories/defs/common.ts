@@ -22,7 +22,16 @@ export const f = {
   acledEventId: { name: 'acledEventId', kind: 'text', label: 'field.acledEventId', hint: 'hint.acledEventId', max: 40 },
   image: { name: 'image', kind: 'image', label: 'field.image' },
   files: { name: 'files', kind: 'images', label: 'field.files' },
+  // Every Casualty Worldwide: a casualty record is tied to its incident; HURIDOCS Events: the Event of a Person's Act.
+  incidentId: { name: 'incidentId', kind: 'incident', label: 'field.incidentId', hint: 'hint.incidentId', linksTo: ['massacres', 'events'] },
+  sources: { name: 'sources', kind: 'sources', label: 'field.sources', hint: 'hint.sources' },
+  latitude: { name: 'latitude', kind: 'coordinate', label: 'field.latitude', axis: 'latitude' },
+  longitude: { name: 'longitude', kind: 'coordinate', label: 'field.longitude', axis: 'longitude' },
+  geoPrecision: { name: 'geoPrecision', kind: 'choice', label: 'field.geoPrecision', hint: 'hint.geoPrecision', options: ['exact', 'town', 'woreda', 'zone', 'region'] },
 } as const satisfies Record<string, FieldDef>;
+
+/** Where exactly an incident happened, and how exactly the public may see it (geo.ts rounds to the precision). */
+export const coordinates = [f.latitude, f.longitude, f.geoPrecision] as const satisfies readonly FieldDef[];
 
 /** Where in Ethiopia: the region from the controlled list, then zone and woreda as written. */
 export const place = [f.region, f.zone, f.woreda] as const satisfies readonly FieldDef[];

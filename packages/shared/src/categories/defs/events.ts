@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { coordinates, f, place } from './common';
 
 export const events = {
   slug: 'events',
@@ -15,6 +15,8 @@ export const events = {
     { name: 'city', kind: 'text', label: 'field.city', max: 100, search: 'B' },
     { name: 'streetName', kind: 'text', label: 'field.streetName', max: 200 },
     ...place,
+    ...coordinates,
+    f.sources,
     f.acledEventId,
     f.createdAt,
     { name: 'startAt', kind: 'datetime', label: 'field.startAt', statistics: 'incidentDate' },

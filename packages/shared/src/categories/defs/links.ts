@@ -11,6 +11,7 @@ export const links = {
     f.title,
     f.subtitle,
     { name: 'linkURL', kind: 'url', label: 'field.linkURL', required: true },
+    f.sources,
     f.createdAt,
     f.description,
     f.image,

@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { coordinates, f, place } from './common';
 
 export const massacres = {
   slug: 'massacres',
@@ -14,6 +14,7 @@ export const massacres = {
     { ...f.quantity, label: 'field.killed' },
     f.location,
     ...place,
+    ...coordinates,
     f.victimizer,
     f.killingType,
     { ...f.happenedOn, annotatedBy: 'remark' },
@@ -22,6 +23,7 @@ export const massacres = {
     f.remark,
     f.acledEventId,
     f.description,
+    f.sources,
     f.createdAt,
     f.files,
   ],

@@ -15,6 +15,8 @@ export const missings = {
     { ...f.quantity, label: 'field.kidnapped' },
     f.victimizer,
     { ...f.happenedOn, label: 'field.kidnappedOn' },
+    f.incidentId,
+    f.sources,
     f.createdAt,
     f.description,
     f.image,

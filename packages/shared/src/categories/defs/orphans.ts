@@ -15,6 +15,8 @@ export const orphans = {
     ...place,
     f.victimizer,
     { ...f.happenedOn, label: 'field.lostParentsOn' },
+    f.incidentId,
+    f.sources,
     f.createdAt,
     f.description,
     f.image,

@@ -12,6 +12,7 @@ export const videos = {
     f.subtitle,
     f.location,
     f.happenedOn,
+    f.sources,
     f.createdAt,
     f.description,
     // The spec's create call sends the video file in the multipart field `image`; a link may be given instead.

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { can, CATEGORIES, paths, type DuplicatePair, type DuplicatePerson } from '@app/shared';
+import { request } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
+import { useTranslation } from '../../lib/i18n';
+import { useSession } from '../../lib/session';
+import { PageTitle } from '../../components/PageTitle';
+import { ForbiddenNotice } from './ForbiddenNotice';
+import './admin.css';
+
+type Answer = { kind: 'merge'; keep: DuplicatePerson; merge: DuplicatePerson } | { kind: 'dismiss'; pair: DuplicatePair };
+
+/** One side of a pair: name, category, date, place, and a link to the record. */
+function Person({ person }: { person: DuplicatePerson }) {
+  const { t, i18n } = useTranslation();
+  const facts = [t(CATEGORIES[person.category].singular), person.happenedOn ? formatDate(person.happenedOn, i18n.language) : null, person.woreda].filter(Boolean);
+  return (
+    <div className="duplicate-person">
+      <Link to={paths.detail(person.category, person._id)}>{person.fullName ?? person.title}</Link>
+      <span>{facts.join(' · ')}</span>
+    </div>
+  );
+}
+
+/**
+ * /admin/duplicates: pairs of records that may be the same person, most likely first. An admin merges a pair (keeping
+ * either record) or marks it as two different people, after which it is never shown again (docs/duplicates.md).
+ */
+export default function DuplicatesPage() {
+  const { t } = useTranslation();
+  const user = useSession();
+  const queryClient = useQueryClient();
+  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const pairs = useQuery({
+    queryKey: ['admin', 'duplicates'],
+    queryFn: ({ signal }) => request<DuplicatePair[]>('/duplicates', { query: { limit: 50 }, signal }),
+    enabled: can.approve(user),
+  });
+  const answer = useMutation({
+    mutationFn: (a: Answer) =>
+      a.kind === 'merge'
+        ? request('/duplicates/merge', { method: 'POST', body: { keep: a.keep._id, merge: a.merge._id } })
+        : request('/duplicates/dismiss', { method: 'POST', body: { first: a.pair.first._id, second: a.pair.second._id } }),
+    onSuccess: (_data, a) => {
+      setFeedback({ ok: true, text: t(a.kind === 'merge' ? 'duplicates.merged' : 'duplicates.dismissed') });
+      return queryClient.invalidateQueries();
+    },
+    onError: (err) => setFeedback({ ok: false, text: t('duplicates.failed', { message: err.message }) }),
+  });
+  const merge = (keep: DuplicatePerson, other: DuplicatePerson) => {
+    if (window.confirm(t('duplicates.confirmMerge', { title: keep.fullName ?? keep.title }))) answer.mutate({ kind: 'merge', keep, merge: other });
+  };
+
+  const title = t('pages.duplicates');
+  if (!can.approve(user)) return <ForbiddenNotice title={title} />;
+  const list = pairs.data ?? [];
+  return (
+    <section className="duplicates-page">
+      <PageTitle title={title} />
+      <p>{t('duplicates.pageIntro')}</p>
+      {feedback ? (
+        <p className={feedback.ok ? 'admin-ok' : 'field-error'} role={feedback.ok ? 'status' : 'alert'}>
+          {feedback.text}
+        </p>
+      ) : null}
+      {pairs.isPending ? <p role="status">{t('common.loading')}</p> : null}
+      {pairs.isError ? <p role="alert">{t('duplicates.failed', { message: pairs.error.message })}</p> : null}
+      {pairs.isSuccess && !list.length ? <p>{t('duplicates.empty')}</p> : null}
+      <ol className="duplicate-pairs">
+        {list.map((pair) => (
+          <li key={`${pair.first._id}/${pair.second._id}`} data-testid="duplicate-pair">
+            <div className="duplicate-sides">
+              <Person person={pair.first} />
+              <Person person={pair.second} />
+            </div>
+            <p className="duplicate-reasons">
+              {t('duplicates.likelihood', { percent: Math.round(pair.score * 100) })}: {pair.reasons.map((r) => t(`duplicates.reason.${r}`)).join(', ')}
+            </p>
+            <div className="admin-actions">
+              <button type="button" className="btn" disabled={answer.isPending} onClick={() => merge(pair.first, pair.second)}>
+                {t('duplicates.keepFirst')}
+              </button>
+              <button type="button" className="btn" disabled={answer.isPending} onClick={() => merge(pair.second, pair.first)}>
+                {t('duplicates.keepSecond')}
+              </button>
+              <button type="button" className="btn btn-secondary" disabled={answer.isPending} onClick={() => answer.mutate({ kind: 'dismiss', pair })}>
+                {t('duplicates.notSame')}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

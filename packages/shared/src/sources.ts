@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+/**
+ * The sources a record cites (issue 39 item 2), after Every Casualty Worldwide's Standards for Casualty Recording
+ * (every record names its sources, and the kind of each) and HURIDOCS Events' "Source" (kind, date, language).
+ */
+export const SOURCE_KINDS = ['witness', 'media', 'ngo', 'official', 'social', 'photo-video', 'other'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Most sources one record cites. */
+export const SOURCES_MAX = 50;
+
+/** A day, a month or a year (ISO 8601 reduced precision): a report is often dated by its month only. */
+const SOURCE_DATE_RE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+/** A BCP 47 language tag, short form ("am", "en", "om", "ti", "en-GB"). */
+const LANGUAGE_RE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+const optionalText = (max: number) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, { error: `Must be at most ${max} characters` })
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v : undefined));
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export const sourceSchema = z
+  .object({
+    kind: z.enum(SOURCE_KINDS, { error: `Kind must be one of ${SOURCE_KINDS.join(', ')}` }),
+    title: z.string({ error: 'Title is required' }).trim().min(1, { error: 'Title is required' }).max(300, { error: 'Title must be at most 300 characters' }),
+    publisher: optionalText(200),
+    date: optionalText(10).refine((v) => v === undefined || SOURCE_DATE_RE.test(v), { error: 'Date must be YYYY, YYYY-MM or YYYY-MM-DD' }),
+    url: optionalText(2000).refine((v) => v === undefined || isHttpUrl(v), { error: 'Link must start with http:// or https://' }),
+    language: optionalText(20).refine((v) => v === undefined || LANGUAGE_RE.test(v), { error: 'Language must be a code such as am, en, om or ti' }),
+    note: optionalText(2000),
+    /** A witness's testimony kept from the public for the witness's safety: its details go to the record's editors only. */
+    withheld: z.boolean({ error: 'Withheld must be true or false' }).optional().transform((v) => (v ? true : undefined)),
+  })
+  .strip()
+  .refine((s) => !s.withheld || s.kind === 'witness', { error: 'Only a witness testimony can be withheld' });
+
+export interface Source {
+  kind: SourceKind;
+  title: string;
+  publisher?: string;
+  /** YYYY, YYYY-MM or YYYY-MM-DD. */
+  date?: string;
+  url?: string;
+  /** BCP 47 language tag. */
+  language?: string;
+  note?: string;
+  withheld?: true;
+}
+
+/** The value of a `sources` field: an array, or (multipart) the same array as JSON text; empty text is none. */
+export const sourcesSchema = z.unknown().transform((value, ctx): Source[] => {
+  let list = value;
+  if (typeof value === 'string') {
+    if (!value.trim()) return [];
+    try {
+      list = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Must be a JSON array of sources' });
+      return z.NEVER;
+    }
+  }
+  if (list === null || list === undefined) return [];
+  if (!Array.isArray(list)) {
+    ctx.addIssue({ code: 'custom', message: 'Must be an array of sources' });
+    return z.NEVER;
+  }
+  if (list.length > SOURCES_MAX) {
+    ctx.addIssue({ code: 'custom', message: `At most ${SOURCES_MAX} sources` });
+    return z.NEVER;
+  }
+  const out: Source[] = [];
+  for (const [i, item] of list.entries()) {
+    const parsed = sourceSchema.safeParse(item);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: `Source ${i + 1}: ${parsed.error.issues[0]?.message ?? 'not valid'}` });
+      return z.NEVER;
+    }
+    out.push(Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as unknown as Source);
+  }
+  return out;
+});
+
+/** What the public is shown of a withheld testimony: that it exists, nothing of it. */
+export const WITHHELD_SOURCE: Source = { kind: 'witness', title: 'Witness testimony, withheld for the witness\'s safety', withheld: true };
+
+/** The sources as a reader who may not see withheld testimony is shown them. */
+export function publicSources(sources: readonly Source[] | null | undefined): Source[] {
+  return (sources ?? []).map((s) => (s.withheld ? WITHHELD_SOURCE : s));
+}
+
+/**
+ * Every source a record cites, for the detail page's numbered list and for exports' source counts: its `sources`,
+ * then the links of a massacre's `evidence` (kept as the API has always given them) that no source already names.
+ */
+export function citedSources(record: { sources?: unknown; evidence?: unknown }): Source[] {
+  const own = Array.isArray(record.sources) ? (record.sources as Source[]) : [];
+  const named = new Set(own.map((s) => s.url).filter(Boolean));
+  const evidence = typeof record.evidence === 'string' ? record.evidence.split(/,\s*/).map((u) => u.trim()).filter(Boolean) : [];
+  return [...own, ...evidence.filter((url) => !named.has(url)).map((url): Source => ({ kind: 'other', title: url, url }))];
+}
