@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES } from '@app/shared';
+import { seedSampleContent } from '../src/seed/sample';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { multipart, sampleFields } from './records-helpers';
 
@@ -17,6 +18,7 @@ describe('record sources and coordinates', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
+    await seedSampleContent({ db: t.app.db, media: t.app.media, audit: t.app.audit, log: t.app.log });
     author = await createUser(t.app, 'contributor');
     other = await createUser(t.app, 'contributor');
     admin = await createUser(t.app, 'admin');
@@ -26,6 +28,17 @@ describe('record sources and coordinates', () => {
   const post = (slug: keyof typeof CATEGORIES, body: Record<string, unknown>) =>
     call(t.app, { method: 'POST', url: `${API_BASE}/${slug}`, headers: author.auth, payload: { ...sampleFields(CATEGORIES[slug], 'Test'), ...body } });
   const get = (url: string, who?: User) => call(t.app, { method: 'GET', url: `${API_BASE}${url}`, headers: who?.auth ?? {} });
+
+  it('the sample content shows sources, a withheld testimony, coordinates and people linked to a massacre', async () => {
+    const victims = (await get('/victims?limit=50')).body as { sources: { withheld?: boolean; note?: string }[]; incidentId: string | null; title: string }[];
+    const sample = victims.filter((v) => v.title.startsWith('Sample'));
+    expect(sample.some((v) => v.sources.some((s) => s.withheld && !s.note))).toBe(true);
+    const linked = sample.find((v) => v.incidentId)!;
+    const people = await get(`/massacres/${linked.incidentId}/people`);
+    expect(people.body.total).toBeGreaterThanOrEqual(4);
+    const massacres = (await get('/massacres?limit=50')).body as { latitude: number | null; geoPrecision: string | null }[];
+    expect(massacres.some((m) => m.latitude !== null && m.geoPrecision)).toBe(true);
+  });
 
   it('takes sources as a JSON array, and as JSON text in one multipart field', async () => {
     const json = await post('blogs', { sources: [REPORT] });
@@ -99,7 +112,7 @@ describe('record sources and coordinates', () => {
     }
     const exported = (await get('/export.ndjson?category=massacres', admin)).raw.body.trim().split('\n').map((line) => JSON.parse(line));
     for (const [geoPrecision, latitude, longitude] of cases) {
-      const rows = exported.filter((r: { geoPrecision: string }) => r.geoPrecision === geoPrecision);
+      const rows = exported.filter((r: { geoPrecision: string; title: string }) => r.geoPrecision === geoPrecision && r.title.startsWith('Test'));
       expect(rows.length).toBe(1);
       expect([rows[0].latitude, rows[0].longitude]).toEqual([latitude, longitude]);
     }
