@@ -30,17 +30,34 @@ const SHARED_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
     {
-      // What every page runs besides the entry: the UI library and the translations.
+      // What every page runs besides the entry: the UI library and the English strings, for the app and for the islands
+      // of a reading page (src/islands). Only modules that import nothing outside the group: a chunk importing one that
+      // imports it back runs before its imports are set. i18next is the app's alone (in its entry chunk): the islands
+      // read the strings themselves.
       name: 'framework',
       test: pathMatches([
-        /node_modules\/(preact|i18next)\//,
-        /src\/lib\/i18n\.ts$/,
+        /node_modules\/preact\//,
+        /src\/lib\/(translate|navigate)\.ts$/,
+        /src\/islands\/Island\.tsx$/,
         /src\/locales\/en\.json$/,
         /shared\/src\/constants\.ts$/,
         /shared\/src\/categories\/types\.ts$/,
         /preload-helper/,
       ]),
       priority: 20,
+    },
+    {
+      // The islands that reading pages share (the menu, copy buttons, toggles: src/islands/registry.ts) and what they
+      // import besides the framework, in one request for a reading page (the app uses them too).
+      name: 'islands',
+      test: pathMatches([
+        /src\/lib\/(https|useWhenNear)\.ts$/,
+        /src\/components\/(Slots|Status|SiteMenu|LanguageSwitch|siteLists|CopyButton)\.tsx?$/,
+        /src\/features\/(records\/ViewToggle|search\/FiltersToggle|gallery\/ViewerKeys|home\/CampaignSlot)\.tsx$/,
+        /src\/components\/(Carousel|ImageCarousel|ResponsiveImage|ShowGraphic)\.tsx$/,
+        /shared\/src\/(paths|places\/regions|categories\/registry|categories\/defs\/\w+)\.ts$/,
+      ]),
+      priority: 18,
     },
     {
       // Reading the API and turning its refusals into form errors, which the record screens and the home page's
@@ -60,9 +77,9 @@ const SHARED_CHUNKS = {
       test: pathMatches([
         /node_modules\/dayjs\//,
         /src\/lib\/dates\.ts$/,
-        /src\/components\/(Pagination|ResponsiveImage|RouteNotice|icons)\.tsx$/,
+        /src\/components\/(Pagination|RouteNotice|icons)\.tsx$/,
         /src\/features\/records\/(api\.ts|useCategoryFromPath\.ts|categoryViews\.ts|ConfirmedStatus\.tsx|EventDetails\.tsx|MassacreTable\.tsx|FieldValue\.tsx|RecordCard\.tsx|PrivateMark\.tsx|public\.css)$/,
-        /shared\/src\/(places\/regions|text)\.ts$/,
+        /shared\/src\/text\.ts$/,
       ]),
       priority: 10,
     },
@@ -85,10 +102,11 @@ export default defineConfig(({ command, mode, isSsrBuild }) => ({
   },
   build: {
     outDir: isSsrBuild ? 'dist-ssr' : 'dist',
+    // The app (index.html) and, for reading pages, their islands alone (src/islands/start.tsx).
     sourcemap: false,
     assetsInlineLimit: 0,
     manifest: !isSsrBuild,
-    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: SHARED_CHUNKS } },
+    rolldownOptions: isSsrBuild ? {} : { input: ['index.html', 'src/islands/start.tsx'], output: { codeSplitting: SHARED_CHUNKS } },
   },
   ssr: { noExternal: true, target: 'node' },
   test: {

@@ -116,3 +116,42 @@ export function searchVerdicts(result, size) {
   }
   return verdicts;
 }
+
+/** Issue 43's reading-page targets (item 1), for the web part: what a page load costs a phone. */
+export const WEB_TARGETS = {
+  /** The page renderer's main-thread CPU per load at 412x823 (bench/lib/page-load.mjs), every measured page. */
+  pageLoadCpuMs: 60,
+  /** Lighthouse mobile performance, every measured page... */
+  lighthousePerformance: 98,
+  /** ...with its Total Blocking Time at most this... */
+  lighthouseTbtMs: 50,
+  /** ...and its accessibility score kept at this. */
+  lighthouseAccessibility: 100,
+  /** Chrome's ScriptDuration per load, unthrottled, at 412x823. */
+  scriptMs: 20,
+  /** The JS+CSS the home page loads, brotli. */
+  homeBrotliKb: 25,
+};
+
+/** Verdicts on the web part's result (phase-web.mjs): the home page's weight, then each page's load and Lighthouse. */
+export function webVerdicts(result) {
+  const t = WEB_TARGETS;
+  const verdicts = [];
+  const homeKb = (result.home?.browser?.br ?? Infinity) / 1024;
+  verdicts.push({ target: `home page JS+CSS: <= ${t.homeBrotliKb} KB brotli`, figure: `${homeKb.toFixed(1)} KB`, met: homeKb <= t.homeBrotliKb });
+  for (const [name, run] of Object.entries(result.pageLoad ?? {})) {
+    verdicts.push({ target: `${name} ${run.path}: main-thread CPU per load <= ${t.pageLoadCpuMs} ms`, figure: `${run.cpuMs.toFixed(1)} ms`, met: run.cpuMs <= t.pageLoadCpuMs });
+    if (typeof run.scriptMs === 'number') {
+      verdicts.push({ target: `${name} ${run.path}: script run (ScriptDuration) <= ${t.scriptMs} ms`, figure: `${run.scriptMs.toFixed(1)} ms`, met: run.scriptMs <= t.scriptMs });
+    }
+  }
+  for (const [name, run] of Object.entries(result.lighthouse ?? {})) {
+    const scored = typeof run.performance === 'number';
+    verdicts.push({
+      target: `${name} ${run.path}: Lighthouse mobile >= ${t.lighthousePerformance}, TBT <= ${t.lighthouseTbtMs} ms, accessibility ${t.lighthouseAccessibility}`,
+      figure: scored ? `${run.performance}, TBT ${Math.round(run.tbtMs)} ms, accessibility ${run.accessibility}` : (run.error ?? 'not scored'),
+      met: scored && run.performance >= t.lighthousePerformance && run.tbtMs <= t.lighthouseTbtMs && run.accessibility >= t.lighthouseAccessibility,
+    });
+  }
+  return verdicts;
+}

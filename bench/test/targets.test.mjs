@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footprintVerdicts, httpVerdicts, SEARCH_LOAD_TARGETS, searchVerdicts, TARGETS } from '../lib/targets.mjs';
+import { footprintVerdicts, httpVerdicts, SEARCH_LOAD_TARGETS, searchVerdicts, TARGETS, webVerdicts } from '../lib/targets.mjs';
 
 const MB = 1024 * 1024;
 
@@ -69,5 +69,29 @@ describe('bench targets', () => {
       ['rareWord', true],
     ]);
     expect(searchVerdicts(result, 1000)).toEqual([]);
+  });
+});
+
+describe('the web part\'s targets (issue 43 item 1)', () => {
+  const page = (path, cpuMs, scriptMs) => ({ path, cpuMs, scriptMs });
+  const scored = (path, performance, tbtMs, accessibility = 100) => ({ path, performance, tbtMs, accessibility });
+
+  it('meets each target only within its bound, and names the figure it judged', () => {
+    const verdicts = webVerdicts({
+      home: { browser: { br: 24 * 1024 } },
+      pageLoad: { home: page('/', 59, 19), list: page('/victims', 61, 21) },
+      lighthouse: { home: scored('/', 98, 50), list: scored('/victims', 99, 51), search: scored('/search', 100, 10, 96) },
+    });
+    const by = (text) => verdicts.filter((v) => v.target.includes(text));
+    expect(by('home page JS+CSS')[0]).toMatchObject({ met: true, figure: '24.0 KB' });
+    expect(by('home /: main-thread').map((v) => v.met)).toEqual([true]);
+    expect(by('list /victims: main-thread').map((v) => v.met)).toEqual([false]);
+    expect(by('ScriptDuration').map((v) => v.met)).toEqual([true, false]);
+    expect(by('Lighthouse').map((v) => v.met)).toEqual([true, false, false]);
+  });
+
+  it('a page Lighthouse could not score, or a home page not weighed, is not met', () => {
+    const verdicts = webVerdicts({ lighthouse: { home: { path: '/', error: 'every Lighthouse run failed' } } });
+    expect(verdicts.map((v) => v.met)).toEqual([false, false]);
   });
 });

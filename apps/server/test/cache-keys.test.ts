@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
-import { makeEntry, ResponseCache } from '../src/modules/cache/response-cache';
+import { makeEntry } from '../src/modules/cache/cached-entry';
+import { ResponseCache } from '../src/modules/cache/response-cache';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 /** Query strings cannot fill the public cache or get past it: entries are keyed by the parameters that matter. */

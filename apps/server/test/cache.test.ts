@@ -3,7 +3,8 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db';
-import { ResponseCache, makeEntry, pickEncoding } from '../src/modules/cache/response-cache';
+import { makeEntry, pickEncoding } from '../src/modules/cache/cached-entry';
+import { ResponseCache } from '../src/modules/cache/response-cache';
 import { appWithProbe } from './cache-probe';
 
 describe('response cache store', () => {

@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bytesOf, compress, JoinedParts } from '../src/compression';
-import { makeEntry, ResponseCache } from '../src/modules/cache/response-cache';
+import { makeEntry } from '../src/modules/cache/cached-entry';
+import { ResponseCache } from '../src/modules/cache/response-cache';
 
 /** A list page's parts, as RecordFragments.join makes them: test records, not real ones. */
 function page(records: number, label: string): JoinedParts {

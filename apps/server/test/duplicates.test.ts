@@ -116,6 +116,14 @@ describe('duplicate people', () => {
     expect(farDate.find((c) => c._id === near!.id)?.reasons ?? []).not.toContain('date');
   });
 
+  it('counts the same incident as a reason', async () => {
+    const massacre = await create('massacres', { title: 'Test massacre (test data)' });
+    const person = await create('victims', { title: 'Test victim (test data)', fullName: 'Selamawit Namuna', incidentId: massacre._id });
+    const found = (await candidates({ name: 'Selamawit Namuna', incidentId: massacre._id })).find((c) => c._id === person._id);
+    expect(found?.reasons).toEqual(['name', 'incident']);
+    expect(found?.incidentId).toBe(massacre._id);
+  });
+
   it('refuses a bad question with the field named, and asks to sign in', async () => {
     expect((await check('victims', { name: 'Abebe Namuna' }, null)).status).toBe(401);
     const short = await check('victims', { name: 'A' });

@@ -37,11 +37,14 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
       shortDescription: 'Test summary, with a comma',
       evidence: 'https://example.org/test-report-a, https://example.org/test-report-b',
       acledEventId: 'ETH00000',
+      latitude: 11.123456,
+      longitude: 38.987654,
+      geoPrecision: 'town',
     });
     made.event = await create('events', { title: 'Test event abroad (test data)', country: 'Sample Country', city: 'Sample City', startAt: '2022-01-02T10:00:00' });
     made.private = await create('massacres', { title: 'Test private massacre (test data)', region: 'afar' });
     expect((await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${made.private._id}/access`, headers: admin.auth })).status).toBe(200);
-    made.victim = await create('victims', { title: 'Test victim (test data)', fullName: 'ሙከራ ናሙና', region: 'tigray', happenedOn: '2021-03-04T00:00:00' });
+    made.victim = await create('victims', { title: 'Test victim (test data)', fullName: 'ሙከራ ናሙና', region: 'tigray', happenedOn: '2021-03-04T00:00:00', incidentId: made.massacre._id });
     made.displacement = await create('displacements', { title: 'Test displacement (test data)', quantity: 40, region: 'oromia' });
     made.blog = await create('blogs', { title: 'Test article (test data)' });
   });
@@ -84,6 +87,10 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
       updated_at: api.updatedAt,
       acled_event_id: 'ETH00000',
       title: api.title,
+      // Rounded to the precision chosen (town: 0.01), as the public sees it.
+      latitude: '11.12',
+      longitude: '38.99',
+      geo_precision: 'town',
     });
     const event = rows.find((r) => r.event_id === made.event!._id)!;
     expect(event).toMatchObject({ event_date: '2022-01-02', iso: '', country: 'Sample Country', event_type: '', location: 'Sample City', fatalities: '' });
@@ -94,7 +101,7 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
     expect(Object.keys(rows[0]!)).toEqual(PEOPLE_COLUMNS.map((c) => c.name));
     expect(rows.map((r) => r.person_id).sort()).toEqual([made.victim!._id, made.displacement!._id].sort());
     const victim = rows.find((r) => r.person_id === made.victim!._id)!;
-    expect(victim).toMatchObject({ category: 'victims', name: 'ሙከራ ናሙና', date: '2021-03-04', admin1: 'Tigray', admin1_pcode: 'ET01', incident_id: '' });
+    expect(victim).toMatchObject({ category: 'victims', name: 'ሙከራ ናሙና', date: '2021-03-04', admin1: 'Tigray', admin1_pcode: 'ET01', incident_id: made.massacre!._id });
     expect(rows.find((r) => r.person_id === made.displacement!._id)).toMatchObject({ people: '40', admin1_pcode: 'ET04' });
   });
 

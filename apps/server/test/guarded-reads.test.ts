@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GuardedReads } from '../src/modules/cache/guarded-reads';
-import { ResponseCache, makeEntry } from '../src/modules/cache/response-cache';
+import { makeEntry } from '../src/modules/cache/cached-entry';
+import { ResponseCache } from '../src/modules/cache/response-cache';
 import { RecordFragments } from '../src/modules/records/fragments';
 import { ListPositions } from '../src/modules/records/list-positions';
 

@@ -20,6 +20,8 @@ const manifest: BuildManifest = {
   '_vendor.js': { file: 'assets/vendor.js' },
   '_cards.js': { file: 'assets/cards.js', imports: ['_vendor.js'], css: ['assets/cards.css'] },
   'src/features/records/ListPage.tsx': { file: 'assets/ListPage.js', imports: ['_cards.js', '_vendor.js'], css: ['assets/list.css'] },
+  'src/islands/start.tsx': { file: 'assets/islands.js', isEntry: true, imports: ['_vendor.js'] },
+  'src/components/CopyButton.tsx': { file: 'assets/CopyButton.js', imports: ['_vendor.js'] },
 };
 
 const template = `<!doctype html>
@@ -76,6 +78,15 @@ describe('what a server-rendered page links', () => {
     const assets = pageAssets(manifest, ['src/features/records/ListPage.tsx']);
     expect(assets.styles).toEqual(['/assets/list.css', '/assets/cards.css']);
     expect(assets.scripts).toEqual(['/assets/index-app.js', '/assets/vendor.js', '/assets/ListPage.js', '/assets/cards.js']);
+    // Without islands (a screen's frame) the page has the app's code alone.
+    expect(assets.islandScripts).toEqual([]);
+  });
+
+  it("a reading page's islands: their entry first, then their modules and what they import, never the app's or the screen's chunks", () => {
+    const assets = pageAssets(manifest, ['src/features/records/ListPage.tsx'], ['src/components/CopyButton.tsx']);
+    expect(assets.islandScripts).toEqual(['/assets/islands.js', '/assets/vendor.js', '/assets/CopyButton.js']);
+    expect(assets.scripts[0]).toBe('/assets/index-app.js');
+    expect(assets.scripts).not.toContain('/assets/islands.js');
   });
 
   it('the shell puts the page in #root, its data after it, its styles after the app styles, and starts the app after painting', () => {
@@ -84,13 +95,14 @@ describe('what a server-rendered page links', () => {
       stateScript: '<script type="application/json" id="app-state">{}</script>',
       styles: ['/assets/list.css'],
       scripts: ['/assets/index-app.js', '/assets/vendor.js'],
+      islandScripts: ['/assets/islands.js', '/assets/vendor.js'],
       startScript: 'startTheApp();',
     });
     expect(html).toContain('<div id="root"><h1>Sample</h1></div><script type="application/json" id="app-state">{}</script>');
     expect(html).not.toContain('<script type="module"');
     expect(html).not.toContain('rel="modulepreload"');
     expect(html.indexOf('/assets/index-app.css')).toBeLessThan(html.indexOf('/assets/list.css'));
-    expect(html).toContain(`<script type="application/json" id="app-code">${jsonForScript(['/assets/index-app.js', '/assets/vendor.js'])}</script>`);
+    expect(html).toContain(`<script type="application/json" id="app-code">${jsonForScript({ app: ['/assets/index-app.js', '/assets/vendor.js'], islands: ['/assets/islands.js', '/assets/vendor.js'] })}</script>`);
     // Inline: as a file it would be one more request before the largest paint.
     expect(html).toContain('<script>startTheApp();</script>');
     expect(html.indexOf('id="app-code"')).toBeLessThan(html.indexOf('<script>startTheApp();</script>'));

@@ -8,6 +8,8 @@ import { stateScript } from './app/prerendered';
 import { routes, type RouteHandle } from './app/router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/Status';
+import { collectIslands } from './islands/Island';
+import { ISLAND_MODULES, type IslandName } from './islands/registry';
 import { setApiTransport } from './lib/api';
 import { setBrand } from './lib/brand';
 import { takeNotFound } from './lib/pageStatus';
@@ -26,6 +28,11 @@ export interface RenderedPage {
   modules: string[];
   /** 404 for an address the app has no screen for; the server also answers 404 when the page's record is missing. */
   status: number;
+  /**
+   * The modules (keys of the build manifest) of the page's islands: for a signed-out reader in English they are the
+   * page's only code (islands/start.tsx). Empty for a screen's frame, which only the app can draw.
+   */
+  islands: string[];
 }
 
 export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
@@ -61,7 +68,7 @@ async function renderFrame(url: string, brand: BrandConfig, modules: string[]): 
     </AppProviders>,
   );
   // No state script: the browser app draws the screen afresh rather than adopting this markup.
-  return { html, stateScript: '', modules, status: 200 };
+  return { html, stateScript: '', modules, status: 200, islands: [] };
 }
 
 /** Rounds of render-then-fetch: a screen whose second query depends on its first needs two. */
@@ -97,14 +104,21 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   const router = createStaticRouter(handler.dataRoutes, context);
+  let islands = new Set<IslandName>();
   const page = () => {
     setBrand(brand);
     takeNotFound();
-    return renderToString(
-      <AppProviders queryClient={queryClient}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </AppProviders>,
-    );
+    islands = new Set();
+    collectIslands(islands);
+    try {
+      return renderToString(
+        <AppProviders queryClient={queryClient}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProviders>,
+      );
+    } finally {
+      collectIslands(null);
+    }
   };
 
   let html = page();
@@ -115,5 +129,6 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
     html = page();
   }
   const status = takeNotFound() ? 404 : (leaf.status ?? 200);
-  return { html, stateScript: stateScript(dehydrate(queryClient)), modules: handles.map((h) => h.module), status };
+  const modules = handles.map((h) => h.module);
+  return { html, stateScript: stateScript(dehydrate(queryClient)), modules, status, islands: [...islands].map((name) => ISLAND_MODULES[name]) };
 }

@@ -17,6 +17,20 @@ function redirectToHttps(): boolean {
   return target !== null;
 }
 
+/**
+ * Inside the app, the plain links of the parts that also run without it (islands: the menu...) go through the router,
+ * as its <Link>s do, instead of loading the page again.
+ */
+function routePlainLinks(router: ReturnType<typeof createRouter>) {
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element | null)?.closest?.('island-root a[href]');
+    if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute('download') || link.origin !== window.location.origin) return;
+    event.preventDefault();
+    void router.navigate(`${link.pathname}${link.search}${link.hash}`);
+  });
+}
+
 async function start() {
   const container = document.getElementById('root')!;
   // Running the app's code is one task; taking the page over starts in the next.
@@ -32,6 +46,7 @@ async function start() {
   // between: running the code, making the router, adopting the page.
   if (prerendered) await nextTask();
   const router = createRouter();
+  routePlainLinks(router);
   if (prerendered) await nextTask();
   const app = (
     <StrictMode>

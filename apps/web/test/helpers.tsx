@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes, useNavigate } from 'react-router';
 import { vi } from 'vitest';
+import { setNavigator } from '../src/lib/navigate';
 import { session } from '../src/lib/session';
 
 /** Helpers of the screens' tests: a fake API (fetch), a signed-in session, and a render with the app's providers. */
@@ -30,12 +31,20 @@ export function signIn(id: string, role: 'contributor' | 'admin' | 'super') {
   session.signIn(`${b64({ alg: 'HS256' })}.${b64({ id, role, name: 'Test Account', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`);
 }
 
+/** The islands' navigation through the test's router, as the app routes it (app/App.tsx); set before they render. */
+function RouterNavigation() {
+  const navigate = useNavigate();
+  setNavigator((to) => void navigate(to));
+  return null;
+}
+
 /** Renders `ui` at `url` (under `path` when the screen reads route parameters), with the query client and router. */
 export function renderScreen(ui: ReactNode, { url = '/', path }: { url?: string; path?: string } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[url]}>
+        <RouterNavigation />
         {path ? (
           <Routes>
             <Route path={path} element={ui} />

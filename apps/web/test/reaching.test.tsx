@@ -57,6 +57,8 @@ describe('the header', { timeout: 20_000 }, () => {
 
 describe('the home page', { timeout: 20_000 }, () => {
   it('keeps the five tiles and lists every other list and tool below them', async () => {
+    // A fresh module graph (vi.resetModules): its interface strings are started as the app starts them.
+    await import('../src/lib/i18n');
     const { default: HomePage } = await import('../src/features/home/HomePage');
     renderScreen(<HomePage />);
     const tiles = within(screen.getByRole('navigation', { name: 'Categories' })).getAllByRole('link');
@@ -71,6 +73,7 @@ describe('the home page', { timeout: 20_000 }, () => {
       // The server's page, as the browser has it before the app's code runs.
       document.body.innerHTML = `<div id="root"><section data-testid="purpose" data-accent="${accent}" class="home-purpose ${accent}"></section></div>`;
       vi.resetModules();
+      await import('../src/lib/i18n');
       const { default: HomePage } = await import('../src/features/home/HomePage');
       document.body.innerHTML = '';
       for (let visit = 0; visit < 3; visit++) {

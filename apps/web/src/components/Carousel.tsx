@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useTranslation } from '../lib/i18n';
+import { useTranslation } from '../lib/translate';
 import './media.css';
 
 /**

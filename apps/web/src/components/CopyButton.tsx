@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../lib/i18n';
+import { useTranslation } from '../lib/translate';
 import { COPY_FEEDBACK_MS } from '@app/shared';
 
 async function copyText(text: string): Promise<boolean> {

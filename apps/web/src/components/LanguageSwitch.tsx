@@ -1,5 +1,4 @@
-import { useTranslation } from '../lib/i18n';
-import { changeLanguage, LANGUAGES, type Language } from '../lib/i18n';
+import { changeLanguage, LANGUAGES, useTranslation, type Language } from '../lib/translate';
 
 /** Switches the interface language; the choice is remembered (lib/i18n). `onChanged` runs once the page shows it. */
 export function LanguageSwitch({ onChanged }: { onChanged?: () => void }) {

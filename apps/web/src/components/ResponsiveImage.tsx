@@ -1,6 +1,8 @@
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from '../lib/i18n';
+import type { ReactNode } from 'react';
+import { useTranslation } from '../lib/translate';
 import type { ImageVariant } from '@app/shared';
+import { Island } from '../islands/Island';
+import { ShowGraphic } from './ShowGraphic';
 import './media.css';
 
 /** What an image needs to be shown responsively: a record's MediaDto or a gallery item both fit. */
@@ -68,11 +70,9 @@ export function ResponsiveImage({
   return image.graphic ? <GraphicGuard>{picture}</GraphicGuard> : picture;
 }
 
-/** Graphic media are blurred until the reader chooses to see them. */
+/** Graphic media are blurred until the reader chooses to see them (ShowGraphic). */
 export function GraphicGuard({ children, video = false }: { children: ReactNode; video?: boolean }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(false);
-  if (shown) return <>{children}</>;
   return (
     <div className="graphic-guard">
       <div className="graphic-guard-media" aria-hidden="true" inert>
@@ -80,9 +80,7 @@ export function GraphicGuard({ children, video = false }: { children: ReactNode;
       </div>
       <div className="graphic-guard-notice">
         <p>{video ? t('record.graphicVideoWarning') : t('record.graphicWarning')}</p>
-        <button type="button" onClick={() => setShown(true)}>
-          {t('record.show')}
-        </button>
+        <Island name="showGraphic" component={ShowGraphic} props={{}} />
       </div>
     </div>
   );

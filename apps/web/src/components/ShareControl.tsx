@@ -1,6 +1,7 @@
-import { useTranslation } from '../lib/i18n';
+import { useTranslation } from '../lib/translate';
 import { SHARE_TEXT } from '@app/shared';
 import { hashtag } from '../lib/brand';
+import { Island } from '../islands/Island';
 import { CopyButton } from './CopyButton';
 import './media.css';
 
@@ -33,7 +34,7 @@ export function ShareControl({ url }: { url: string }) {
           </li>
         ))}
         <li>
-          <CopyButton text={url} />
+          <Island name="copy" component={CopyButton} props={{ text: url }} />
         </li>
       </ul>
     </section>

@@ -1,4 +1,4 @@
-import { useTranslation } from '../lib/i18n';
+import { useTranslation } from '../lib/translate';
 
 /** "Loading..." while data is pending, announced to screen readers. */
 export function Loading({ label }: { label?: string }) {

@@ -1,12 +1,8 @@
 import i18n, { type TFunction } from 'i18next';
-import { useMemo, useSyncExternalStore } from 'react';
 import en from '../locales/en.json';
+import { setTranslations, type Language } from './translate';
 
-export const LANGUAGES = [
-  { code: 'en', label: 'English' },
-  { code: 'am', label: 'አማርኛ' },
-] as const;
-export type Language = (typeof LANGUAGES)[number]['code'];
+export { changeLanguage, LANGUAGES, useTranslation, type Language } from './translate';
 
 const LANG_KEY = 'lang';
 
@@ -32,7 +28,7 @@ async function ensureLanguage(lng: Language): Promise<void> {
 }
 
 /** Loads the language's strings if needed, then switches to it (remembered). */
-export async function changeLanguage(lng: Language): Promise<void> {
+async function switchLanguage(lng: Language): Promise<void> {
   await ensureLanguage(lng);
   await i18n.changeLanguage(lng);
 }
@@ -59,7 +55,7 @@ i18n.on('languageChanged', (lng) => {
     // The choice still applies to this visit.
   }
 });
-if (startLanguage !== 'en') void changeLanguage(startLanguage);
+if (startLanguage !== 'en') void switchLanguage(startLanguage);
 
 const subscribeToLanguage = (onChange: () => void) => {
   i18n.on('languageChanged', onChange);
@@ -84,14 +80,13 @@ function translatorFor(language: string): TFunction {
   return t;
 }
 
-/**
- * The interface strings in the visitor's language; the component renders again when the language changes.
- * react-i18next's hook did the same but copied the whole i18next instance on every mount, a cost on a list's every
- * card, paid again when the app takes over a server-rendered page (docs/performance.md, web app).
- */
-export function useTranslation() {
-  const language = useSyncExternalStore(subscribeToLanguage, currentLanguage, currentLanguage);
-  return useMemo(() => ({ t: translatorFor(language), i18n }), [language]);
-}
+// The app's strings come from i18next (react-i18next's hook copied the whole instance on every mount, a cost on a
+// list's every card, so lib/translate reads it through these few calls).
+setTranslations({
+  language: currentLanguage,
+  translator: translatorFor,
+  subscribe: subscribeToLanguage,
+  change: switchLanguage,
+});
 
 export default i18n;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cachedAnswer, countServed, writeCachedAnswer, type CachedHitLog, type RequestIdFor, type ResponseCache } from './response-cache';
+import { cachedAnswer, countServed, writeCachedAnswer, type CachedHitLog, type RequestIdFor } from './cached-answer';
+import type { ResponseCache } from './response-cache';
 
 /**
  * The node:http fallback of the socket fast path (socket-hits.ts): a cached anonymous GET or HEAD that node:http

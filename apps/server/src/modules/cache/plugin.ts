@@ -7,18 +7,10 @@ import type { ContentChange } from '../../plugins/services';
 import { keepUncompressed, type Encoding } from '../../compression';
 import { cacheKey, type CacheKeyOptions } from './keys';
 import { PostgresListener } from './postgres-listener';
-import {
-  cachedAnswer,
-  makeEntry,
-  pickEncoding,
-  wireFor,
-  type CachedResponse,
-  type Produced,
-  type ResponseCache,
-  type ServedCounts,
-  type WireHeaders,
-  writeCachedAnswer,
-} from './response-cache';
+import { CHANNEL, changesThroughRedis } from './redis-changes';
+import { cachedAnswer, writeCachedAnswer } from './cached-answer';
+import { makeEntry, pickEncoding, wireFor, type CachedResponse, type Produced, type ServedCounts, type WireHeaders } from './cached-entry';
+import type { ResponseCache } from './response-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,10 +44,6 @@ declare module 'fastify' {
   }
 }
 
-const CHANNEL = 'public_cache_invalidate';
-const ACK_CHANNEL = 'public_cache_invalidated';
-/** The longest a write's answer waits for the other processes to say they cleared their caches. */
-const ACK_WAIT_MS = 1000;
 
 /** The public list of delivered letters, in the API and as a page. */
 const isReportsKey = (key: string) => key.startsWith(`${API_BASE}/reports`) || key === '/reports' || key.startsWith('/reports?');
@@ -86,6 +74,44 @@ function wireHeaders(entry: CachedResponse, sent: Record<string, unknown>): Wire
   const wire: WireHeaders = { base, identity: wireFor(base, entry.identityLength, null) };
   for (const [encoding, body] of Object.entries(entry.encoded) as [Encoding, Buffer][]) wire[encoding] = wireFor(base, body.length, encoding);
   return wire;
+}
+
+/**
+ * Answers an anonymous public read from the cache, or produces, stores and sends it (see `publicCache.serve`).
+ */
+async function serveAnonymous(
+  cache: ResponseCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  produce: () => Promise<Produced & { cacheable?: boolean }>,
+  options?: CacheKeyOptions,
+): Promise<FastifyReply> {
+  const anonymous = !request.headers.authorization;
+  const key = cacheKey(request, options);
+  const accept = request.headers['accept-encoding'];
+  // The server answers exact URLs before Fastify (app.ts); requests that reach Fastify (app.inject, a hit stored
+  // while the request was on its way, the same answer asked for with other parameters) are answered here, by key.
+  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+  const answer = anonymous ? cachedAnswer(cache, method, key, request.headers['if-none-match'], accept) : null;
+  if (answer) {
+    // Next time the server (or the socket) finds it by this spelling of the URL. Fastify's hooks count it.
+    cache.alias(request.url, key);
+    reply.hijack();
+    writeCachedAnswer(reply.raw, answer, request.id);
+    return reply;
+  }
+  if (anonymous) cache.misses++;
+  const generation = cache.currentGeneration();
+  const produced = await produce();
+  const entry = makeEntry(produced);
+  const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
+  if (anonymous && produced.cacheable !== false && produced.status === 200 && cache.admits(key, entry)) {
+    entry.wire = wireHeaders(entry, reply.getHeaders());
+    // Counted under the route's pattern, as /metrics counts the answers Fastify sends.
+    entry.served = cache.servedCounts(request.routeOptions.url ?? 'unmatched');
+    if (cache.set(key, entry, generation)) cache.alias(request.url, key);
+  }
+  return sent;
 }
 
 /**
@@ -121,89 +147,9 @@ export default fp<{ cache: ResponseCache }>(
       broadcast = notifyPostgres;
       app.addHook('onClose', async () => listener.stop());
     }
-    // Through Redis a change is acknowledged: each other process, once it has cleared its cache, answers on
-    // ACK_CHANNEL, and the write's response waits for every answer (PUBLISH says how many processes listen; at most
-    // ACK_WAIT_MS), so a read sent to any process after the write's answer sees the write.
-    const unacknowledged = new Set<Promise<void>>();
     const redis = app.redis;
-    /** Whether the Redis subscription holds now (false while reconnecting, and until the first one holds). */
-    let subscriberUp = false;
-    if (redis) {
-      // Its commands wait for a connection however long Redis is away (the site starts without it), and it subscribes
-      // again by itself after every reconnect.
-      const subscriber = redis.duplicate({ maxRetriesPerRequest: null, connectionName: `${app.config.RATE_LIMIT_PREFIX}cache-subscriber` });
-      // Its outages are reported once by the shared connection (plugins/services.ts).
-      subscriber.on('error', () => {});
-      const waitingForAcks = new Map<string, () => void>();
-      // Under the site's Redis prefix: several sites (or test runs) sharing one Redis neither clear each other's
-      // caches nor count each other's processes.
-      const changes = `${app.config.RATE_LIMIT_PREFIX}${CHANNEL}`;
-      const acks = `${app.config.RATE_LIMIT_PREFIX}${ACK_CHANNEL}`;
-      // Subscribed before the site answers when Redis is there; when it is not, the subscription is made once it comes.
-      let started = false;
-      /** The subscription holds; `again`: it was away while the site answered, so every cache here is stale. */
-      const holds = (again: boolean) => {
-        if (subscriberUp) return;
-        subscriberUp = true;
-        if (!again) return;
-        app.log.warn('cache: subscribed to Redis again; every cache is cleared, since changes may have been missed meanwhile');
-        resync();
-      };
-      const subscribed = subscriber.subscribe(changes, acks).then(
-        () => holds(started),
-        (err: Error) => app.log.error({ err }, 'cache: subscribing to Redis failed'),
-      );
-      await Promise.race([subscribed, new Promise((resolve) => subscriber.once('error', resolve))]);
-      started = true;
-      // ioredis subscribes again by itself after a reconnect, but what was published meanwhile is lost. This SUBSCRIBE
-      // is answered after ioredis' own, so once it is, the subscription holds again.
-      subscriber.on('close', () => void (subscriberUp = false));
-      subscriber.on('ready', () => {
-        if (!subscriberUp) void subscriber.subscribe(changes, acks).then(() => holds(true), () => {});
-      });
-      subscriber.on('message', (channel, message: string) => {
-        if (channel === acks) return void waitingForAcks.get(message)?.();
-        fromOthers(message);
-        const [from, , changeId] = message.split(' ');
-        if (from !== instanceId && changeId) void redis.publish(acks, changeId).catch(() => {});
-      });
-      broadcast = (area) => {
-        if (redis.status !== 'ready' && notifyPostgres) return notifyPostgres(area);
-        const changeId = randomUUID();
-        const acknowledged = new Promise<void>((resolve) => {
-          let expected = Infinity;
-          let received = 0;
-          const finish = () => {
-            clearTimeout(timer);
-            waitingForAcks.delete(changeId);
-            resolve();
-          };
-          const timer = setTimeout(finish, ACK_WAIT_MS);
-          waitingForAcks.set(changeId, () => {
-            if (++received >= expected) finish();
-          });
-          redis.publish(changes, `${instanceId} ${area} ${changeId}`).then(
-            (listeners) => {
-              // Every listening process, this one's own subscriber included, which does not answer.
-              expected = listeners - 1;
-              if (received >= expected) finish();
-            },
-            (err) => {
-              if (notifyPostgres) notifyPostgres(area);
-              else app.log.error({ err }, 'cache broadcast failed');
-              finish();
-            },
-          );
-        });
-        unacknowledged.add(acknowledged);
-        void acknowledged.then(() => unacknowledged.delete(acknowledged));
-      };
-      app.addHook('onClose', async () => (subscriber.status === 'ready' ? void (await subscriber.quit()) : subscriber.disconnect()));
-    }
-    app.addHook('onSend', async (request, _reply, payload) => {
-      if (unacknowledged.size && request.method !== 'GET' && request.method !== 'HEAD') await Promise.all([...unacknowledged]);
-      return payload;
-    });
+    const throughRedis = redis ? await changesThroughRedis(app, redis, { instanceId, fromOthers, resync, notifyPostgres }) : null;
+    if (throughRedis) broadcast = throughRedis.broadcast;
 
     /** Drops what a change makes stale: delivered letters touch only the reports; anything else, every entry. */
     function clear(area: ContentChange['area']) {
@@ -219,34 +165,7 @@ export default fp<{ cache: ResponseCache }>(
     });
 
     app.decorate('publicCache', {
-      async serve(request, reply, produce, options) {
-        const anonymous = !request.headers.authorization;
-        const key = cacheKey(request, options);
-        const accept = request.headers['accept-encoding'];
-        // The server answers exact URLs before Fastify (app.ts); requests that reach Fastify (app.inject, a hit stored
-        // while the request was on its way, the same answer asked for with other parameters) are answered here, by key.
-        const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
-        const answer = anonymous ? cachedAnswer(cache, method, key, request.headers['if-none-match'], accept) : null;
-        if (answer) {
-          // Next time the server (or the socket) finds it by this spelling of the URL. Fastify's hooks count it.
-          cache.alias(request.url, key);
-          reply.hijack();
-          writeCachedAnswer(reply.raw, answer, request.id);
-          return reply;
-        }
-        if (anonymous) cache.misses++;
-        const generation = cache.currentGeneration();
-        const produced = await produce();
-        const entry = makeEntry(produced);
-        const sent = send(request, reply, entry, () => pickEncoding(entry, accept, { first: true }));
-        if (anonymous && produced.cacheable !== false && produced.status === 200 && cache.admits(key, entry)) {
-          entry.wire = wireHeaders(entry, reply.getHeaders());
-          // Counted under the route's pattern, as /metrics counts the answers Fastify sends.
-          entry.served = cache.servedCounts(request.routeOptions.url ?? 'unmatched');
-          if (cache.set(key, entry, generation)) cache.alias(request.url, key);
-        }
-        return sent;
-      },
+      serve: (request, reply, produce, options) => serveAnonymous(cache, request, reply, produce, options),
       storedBody(request, etag, options) {
         if (!etag) return null;
         const key = cacheKey(request, options);
@@ -256,7 +175,7 @@ export default fp<{ cache: ResponseCache }>(
       stats: () => ({ entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses, aliasBytes: cache.aliasBytes }),
       servedByRoute: () => cache.servedByRoute(),
       answersBeforeRouting: (url) => Boolean(cache.lookup(url)?.entry.wire),
-      listeners: () => ({ postgres: postgresListener ? postgresListener.listening : null, redis: redis ? subscriberUp : null }),
+      listeners: () => ({ postgres: postgresListener ? postgresListener.listening : null, redis: throughRedis ? throughRedis.holds() : null }),
     });
   },
   { name: 'public-cache', dependencies: ['db'] },

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { cachedAnswer, countServed, type CachedAnswer, type CachedHitLog, type RequestIdFor, type ResponseCache } from './response-cache';
+import { cachedAnswer, countServed, type CachedAnswer, type CachedHitLog, type RequestIdFor } from './cached-answer';
+import type { ResponseCache } from './response-cache';
 
 /**
  * Cached anonymous reads answered on the connection itself, before node:http parses the request.

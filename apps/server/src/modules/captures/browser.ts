@@ -1,9 +1,11 @@
 import { accessSync, constants } from 'node:fs';
-import type { Browser, Request, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { CAPTURE_CHROMIUM_FLAGS } from '@app/shared';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
 import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
 import { BrowserNamespace, namespaceSupport } from './network-namespace';
+import { captureSettings } from './capture-settings';
+import { ExchangeRecorder, headerHops, headersFile } from './page-traffic';
 import type { HttpExchange } from './warc';
 import { removeWebRtc } from './webrtc';
 
@@ -14,12 +16,6 @@ export function browserAvailable(browserPath: string): boolean {
   } catch {
     return false;
   }
-}
-
-interface HeaderHop {
-  url: string;
-  status: number | null;
-  headers: { name: string; value: string }[];
 }
 
 export interface PageCapture {
@@ -40,7 +36,7 @@ export interface PageCapture {
   settings: Record<string, string>;
 }
 
-interface CapturerOptions {
+export interface CapturerOptions {
   browserPath: string;
   timeoutMs: number;
   maxBytes: number;
@@ -155,44 +151,11 @@ export class PageCapturer {
       const { browser, userAgent, version, namespace } = await this.launch();
       const { server, release } = await this.proxyFor(proxy, namespace);
       releaseProxy = release;
-      context = await browser.newContext({
-        proxy: { server },
-        viewport: { width: 1280, height: 900 },
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        userAgent,
-        ...(this.options.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
-      });
-      const recorder = new ExchangeRecorder();
-      context.on('requestfinished', (request) => recorder.finished(request));
-      if (this.options.webrtc !== 'keep') await context.addInitScript(removeWebRtc);
-      // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
-      // see (redirect hops) and pins the address it checked.
-      await context.route('**/*', async (route) => {
-        const requestUrl = route.request().url();
-        try {
-          await this.options.policy.checkUrl(requestUrl);
-        } catch (err) {
-          routeRefused.push({ url: requestUrl, reason: (err as Error).message });
-          return route.abort('blockedbyclient').catch(() => {});
-        }
-        return route.continue().catch(() => {});
-      });
+      const opened = await this.newContext(browser, server, userAgent, routeRefused);
+      context = opened.context;
+      const recorder = opened.recorder;
       const page = await context.newPage();
-      let response: Response | null;
-      try {
-        response = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
-      } catch (err) {
-        const refusal = routeRefused[0] ?? proxy.refused[0];
-        if (refusal) throw new CaptureRefused(`${refusal.reason}${refusal.url && refusal.url !== url ? ` (${refusal.url})` : ''}`);
-        if (timedOut) throw new Error(`the page did not load within ${Math.round(this.options.timeoutMs / 1000)} s`);
-        throw new Error(`the page could not be loaded: ${firstLine(err)}`);
-      }
-      if (!response) throw new Error('the browser received no response for the page');
-      const refusedHop = response.headers()[REFUSED_HEADER];
-      if (refusedHop !== undefined) throw new CaptureRefused(`${decodeURIComponent(refusedHop)} (${response.url()})`);
-      const unreachable = response.headers()[UPSTREAM_ERROR_HEADER];
-      if (unreachable !== undefined) throw new Error(`the page could not be loaded: ${decodeURIComponent(unreachable)}`);
+      const response = await this.load(page, url, proxy, routeRefused, () => timedOut, remaining);
       // Images and late requests settle; a page that never goes quiet is captured as it is after a few seconds.
       await page.waitForLoadState('networkidle', { timeout: Math.min(3000, remaining()) }).catch(() => {});
       if (proxy.overLimit) throw new CaptureRefused(proxy.refused.find((r) => !r.url)!.reason);
@@ -210,33 +173,8 @@ export class PageCapturer {
       const exchanges = await recorder.all();
       const certificates = await proxy.certificates();
       const capturedAt = new Date();
-      const headers = Buffer.from(
-        `${JSON.stringify(
-          {
-            requestedUrl: url,
-            finalUrl: response.url(),
-            status: response.status(),
-            capturedAt: capturedAt.toISOString(),
-            hops,
-            refused: [...routeRefused, ...proxy.refused],
-          },
-          null,
-          1,
-        )}\n`,
-      );
-      const settings = {
-        browser: version,
-        'user-agent': userAgent,
-        viewport: '1280x900',
-        'wait-until': 'load, then network idle (at most 3 s)',
-        'timeout-seconds': String(Math.round(this.options.timeoutMs / 1000)),
-        'max-bytes': String(this.options.maxBytes),
-        'service-workers': 'blocked',
-        webrtc: this.options.webrtc === 'keep' ? 'kept' : 'removed',
-        'network-isolation': namespace ? 'own network namespace, guarded proxy' : 'guarded proxy',
-        'requested-url': url,
-        'final-url': response.url(),
-      };
+      const headers = headersFile({ requestedUrl: url, finalUrl: response.url(), status: response.status(), capturedAt: capturedAt.toISOString(), hops, refused: [...routeRefused, ...proxy.refused] });
+      const settings = captureSettings(this.options, { version, userAgent, isolated: namespace !== null, url, finalUrl: response.url() });
       return {
         capturedAt,
         finalUrl: response.url(),
@@ -264,6 +202,60 @@ export class PageCapturer {
     }
   }
 
+  /** A fresh context for one page, through the proxy at `server`, every request checked first (refusals kept). */
+  private async newContext(browser: Browser, server: string, userAgent: string, routeRefused: { url: string; reason: string }[]) {
+    const context = await browser.newContext({
+      proxy: { server },
+      viewport: { width: 1280, height: 900 },
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      userAgent,
+      ...(this.options.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
+    });
+    const recorder = new ExchangeRecorder();
+    context.on('requestfinished', (request) => recorder.finished(request));
+    if (this.options.webrtc !== 'keep') await context.addInitScript(removeWebRtc);
+    // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
+    // see (redirect hops) and pins the address it checked.
+    await context.route('**/*', async (route) => {
+      const requestUrl = route.request().url();
+      try {
+        await this.options.policy.checkUrl(requestUrl);
+      } catch (err) {
+        routeRefused.push({ url: requestUrl, reason: (err as Error).message });
+        return route.abort('blockedbyclient').catch(() => {});
+      }
+      return route.continue().catch(() => {});
+    });
+    return { context, recorder };
+  }
+
+  /** The page loaded, or why not: a refused address or hop, an unreachable server, or the time limit. */
+  private async load(
+    page: Page,
+    url: string,
+    proxy: GuardedProxy,
+    routeRefused: { url: string; reason: string }[],
+    timedOut: () => boolean,
+    remaining: () => number,
+  ): Promise<Response> {
+    let response: Response | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+    } catch (err) {
+      const refusal = routeRefused[0] ?? proxy.refused[0];
+      if (refusal) throw new CaptureRefused(`${refusal.reason}${refusal.url && refusal.url !== url ? ` (${refusal.url})` : ''}`);
+      if (timedOut()) throw new Error(`the page did not load within ${Math.round(this.options.timeoutMs / 1000)} s`);
+      throw new Error(`the page could not be loaded: ${firstLine(err)}`);
+    }
+    if (!response) throw new Error('the browser received no response for the page');
+    const refusedHop = response.headers()[REFUSED_HEADER];
+    if (refusedHop !== undefined) throw new CaptureRefused(`${decodeURIComponent(refusedHop)} (${response.url()})`);
+    const unreachable = response.headers()[UPSTREAM_ERROR_HEADER];
+    if (unreachable !== undefined) throw new Error(`the page could not be loaded: ${decodeURIComponent(unreachable)}`);
+    return response;
+  }
+
   private scheduleIdleClose() {
     if (this.active > 0) return;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -280,61 +272,6 @@ export class PageCapturer {
     await launched?.browser.close().catch(() => {});
     launched?.namespace?.close();
   }
-}
-
-/**
- * Gathers the page's HTTP exchanges as the browser finishes them (a redirect hop finishes too): request and response
- * headers, and the body the browser received. The capture proxy's own refusals and errors are not the site's answers
- * and are left out (headers.json names them).
- */
-class ExchangeRecorder {
-  private readonly pending: Promise<HttpExchange | null>[] = [];
-
-  finished(request: Request): void {
-    this.pending.push(this.record(request).catch(() => null));
-  }
-
-  private async record(request: Request): Promise<HttpExchange | null> {
-    const response = await request.response();
-    if (!response || !/^https?:/.test(request.url())) return null;
-    const responseHeaders = await response.headersArray();
-    if (responseHeaders.some((h) => [REFUSED_HEADER, UPSTREAM_ERROR_HEADER].includes(h.name.toLowerCase()))) return null;
-    const status = response.status();
-    const redirect = status >= 300 && status < 400;
-    const body = redirect ? Buffer.alloc(0) : await response.body().catch(() => Buffer.alloc(0));
-    const startTime = request.timing().startTime;
-    return {
-      url: request.url(),
-      method: request.method(),
-      requestHeaders: (await request.headersArray()).map((h) => [h.name, h.value]),
-      requestBody: request.postDataBuffer(),
-      status,
-      statusText: response.statusText(),
-      responseHeaders: responseHeaders.map((h) => [h.name, h.value]),
-      body,
-      at: new Date(startTime > 0 ? startTime : Date.now()),
-    };
-  }
-
-  /** Every exchange finished so far, oldest request first. */
-  async all(): Promise<HttpExchange[]> {
-    const done = (await Promise.all(this.pending)).filter((e): e is HttpExchange => e !== null);
-    return done.sort((a, b) => a.at.getTime() - b.at.getTime());
-  }
-}
-
-/** The hops from the cited URL to the final page, oldest first, each with its status and headers. */
-async function headerHops(last: Request): Promise<HeaderHop[]> {
-  const hops: HeaderHop[] = [];
-  for (let request: Request | null = last; request; request = request.redirectedFrom()) {
-    const response = await request.response();
-    hops.unshift({
-      url: request.url(),
-      status: response?.status() ?? null,
-      headers: response ? await response.headersArray() : [],
-    });
-  }
-  return hops;
 }
 
 function firstLine(err: unknown): string {

@@ -110,6 +110,28 @@ export async function verifyWacz(bytes: Buffer, options: VerifyOptions): Promise
     checks.push({ ok: false, what: 'datapackage.json or datapackage-digest.json is missing' });
     return done();
   }
+  checks.push(...checkDatapackage(files, datapackage));
+
+  let digest: { hash?: string; signedData?: Record<string, string | undefined> };
+  try {
+    digest = JSON.parse(digestFile.toString()) as typeof digest;
+  } catch {
+    checks.push({ ok: false, what: 'datapackage-digest.json is not valid JSON' });
+    return done();
+  }
+  const datapackageHash = sha256(datapackage);
+  checks.push(
+    digest.hash === datapackageHash
+      ? { ok: true, what: `datapackage-digest.json names datapackage.json's hash (${datapackageHash})` }
+      : { ok: false, what: "datapackage-digest.json's hash is not datapackage.json's: datapackage.json was changed" },
+  );
+  checks.push(...(await checkSignature(digest, datapackage, datapackageHash, options)));
+  return done();
+}
+
+/** datapackage.json against the files: each listed file there with its SHA-256 and size, and no file unlisted. */
+function checkDatapackage(files: Map<string, Buffer>, datapackage: Buffer): WaczCheck[] {
+  const checks: WaczCheck[] = [];
   let resources: { path: string; hash: string; bytes: number }[] = [];
   try {
     resources = (JSON.parse(datapackage.toString()) as { resources: typeof resources }).resources;
@@ -136,24 +158,21 @@ export async function verifyWacz(bytes: Buffer, options: VerifyOptions): Promise
     }
   }
   if (filesOk) checks.push({ ok: true, what: `datapackage.json: all ${resources.length} files match their SHA-256 and size` });
+  return checks;
+}
 
-  let digest: { hash?: string; signedData?: Record<string, string | undefined> };
-  try {
-    digest = JSON.parse(digestFile.toString()) as typeof digest;
-  } catch {
-    checks.push({ ok: false, what: 'datapackage-digest.json is not valid JSON' });
-    return done();
-  }
-  const datapackageHash = sha256(datapackage);
-  checks.push(
-    digest.hash === datapackageHash
-      ? { ok: true, what: `datapackage-digest.json names datapackage.json's hash (${datapackageHash})` }
-      : { ok: false, what: "datapackage-digest.json's hash is not datapackage.json's: datapackage.json was changed" },
-  );
+/** The signature of datapackage.json's hash, its key against the published one, and its RFC 3161 time-stamp. */
+async function checkSignature(
+  digest: { hash?: string; signedData?: Record<string, string | undefined> },
+  datapackage: Buffer,
+  datapackageHash: string,
+  options: VerifyOptions,
+): Promise<WaczCheck[]> {
+  const checks: WaczCheck[] = [];
   const signed = digest.signedData;
   if (!signed?.signature || !signed.publicKey || !signed.hash) {
     checks.push({ ok: false, what: 'datapackage-digest.json carries no signature' });
-    return done();
+    return checks;
   }
   const holds = signed.hash === digest.hash && signed.hash === datapackageHash && signatureHolds(signed.hash, signed.signature, signed.publicKey);
   checks.push(holds ? { ok: true, what: `the signature of that hash verifies (created ${signed.created ?? '?'}, ${signed.software ?? 'unknown software'})` } : { ok: false, what: 'the signature does not verify' });
@@ -181,5 +200,5 @@ export async function verifyWacz(bytes: Buffer, options: VerifyOptions): Promise
   } else {
     checks.push({ ok: true, what: 'no RFC 3161 time-stamp (the site had no TSA_URL, or the authority failed): the time is the site\'s own word' });
   }
-  return done();
+  return checks;
 }

@@ -38,7 +38,7 @@ export interface PersonRow {
 /** The columns of a person as the check and the pairs read them (`r`: the records table's alias). */
 export const PERSON_COLUMNS_SQL = `r.id, r.category, r.title, r.full_name,
   to_char(r.happened_on at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as happened_on, r.region, r.woreda,
-  NULL::uuid as incident_id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+  r.incident_id, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
 const PERSON_COLUMNS = sql.raw(PERSON_COLUMNS_SQL);
 
 export function personOf(row: PersonRow): DuplicatePerson {

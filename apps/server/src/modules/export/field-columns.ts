@@ -1,4 +1,4 @@
-import { CATEGORY_LIST, paths, regionByCode, type CategorySlug, type RecordDto } from '@app/shared';
+import { CATEGORY_LIST, paths, publicPoint, regionByCode, type CategorySlug, type RecordDto } from '@app/shared';
 
 /**
  * The exports in the field's own formats (docs/export.md): incidents with ACLED's column names, people with the
@@ -130,9 +130,10 @@ export const INCIDENT_COLUMNS: readonly FieldColumn[] = [
   { name: 'url', type: 'string', hxl: '#meta+url', standard: 'site', description: "The record's page", value: pageUrl },
 ];
 
+/** Always as the public sees it, rounded to its precision (witness safety), whoever exports. */
 function coordinate(r: RecordDto, name: 'latitude' | 'longitude'): number | null {
-  const value = r[name];
-  return typeof value === 'number' ? value : null;
+  if (typeof r.latitude !== 'number' || typeof r.longitude !== 'number') return null;
+  return publicPoint(r.latitude, r.longitude, typeof r.geoPrecision === 'string' ? r.geoPrecision : null)[name];
 }
 
 /** One row per person (or group of displaced people), with the incident it belongs to. */

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_BASE, TOTAL_COUNT_HEADER, type CategoryDef } from '@app/shared';
+import { API_BASE, TOTAL_COUNT_HEADER, type Actor, type CategoryDef } from '@app/shared';
 import { refusals } from '../../errors';
 import { openBody } from './body';
 import { pageQuerySchema } from './paging';
@@ -9,15 +9,42 @@ import { CHANGE_REFUSALS, WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idPar
 import { categoryRecordSchema, notModified } from './schemas';
 
 /** Every category: one set of handlers, configured by its registry entry. */
-export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendRead, actorOf, recordResponse, staffOnly }: RecordRoutes, category: CategoryDef): void {
+export function registerCategoryRoutes(fastify: FastifyInstance, routes: RecordRoutes, category: CategoryDef): void {
+  registerCategoryReads(fastify, routes, category);
+  registerCategoryWrites(fastify, routes, category);
+  registerCategoryModeration(fastify, routes, category);
+}
+
+type Typed = ReturnType<FastifyInstance['withTypeProvider']>;
+const recordId = (request: { params: { id: string } }) => requireId(request.params.id);
+
+/**
+ * A handler of a change of one record: `change` applies it for the signed-in actor; then every cache learns that the
+ * category changed, and the record is answered as its actor now sees it.
+ */
+function changeHandler<R extends { params: { id: string } }>(
+  app: Typed,
+  { actorOf, recordResponse }: RecordRoutes,
+  category: CategoryDef,
+  change: (request: R, id: string, actor: Actor) => Promise<unknown>,
+  options: { withTrash?: boolean } = {},
+) {
+  return async (request: R) => {
+    const actor = await actorOf(request as unknown as FastifyRequest);
+    const id = recordId(request);
+    await change(request, id, actor);
+    app.contentChanged({ area: 'records', category: category.slug });
+    return recordResponse(id, actor, options);
+  };
+}
+
+/** The list (newest first) and one record. */
+function registerCategoryReads(fastify: FastifyInstance, { sendRead }: RecordRoutes, category: CategoryDef): void {
   // Typed through the route schemas: `request.params` and `request.query` are what the schemas validated.
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${API_BASE}/${category.slug}`;
   const tags = [category.slug];
-  const recordId = (request: { params: { id: string } }) => requireId(request.params.id);
   const record = categoryRecordSchema(category);
-  const changed = { 200: record, ...CHANGE_REFUSALS };
-
   app.get(
     base,
     {
@@ -38,6 +65,16 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
     { schema: { tags, summary: `One ${category.slug} record`, params: idParams, response: { 200: record, 304: notModified, ...refusals(400, 404) } } },
     (request, reply) => sendRead(request, reply, { kind: 'one', category: category.slug, id: recordId(request) }),
   );
+}
+
+/** Create, edit and move to the trash (signed in; the owner, admins and supers change a record). */
+function registerCategoryWrites(fastify: FastifyInstance, routes: RecordRoutes, category: CategoryDef): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { writes, actorOf, recordResponse } = routes;
+  const base = `${API_BASE}/${category.slug}`;
+  const tags = [category.slug];
+  const record = categoryRecordSchema(category);
+  const changed = { 200: record, ...CHANGE_REFUSALS };
   app.post(
     base,
     {
@@ -73,63 +110,43 @@ export function registerCategoryRoutes(fastify: FastifyInstance, { writes, sendR
         response: { ...changed, ...refusals(406) },
       },
     },
-    async (request) => {
-      const actor = await actorOf(request);
-      const id = recordId(request);
-      await writes.edit(openBody(request), category, id, actor);
-      app.contentChanged({ area: 'records', category: category.slug });
-      return recordResponse(id, actor);
-    },
+    changeHandler(app, routes, category, (request, id, actor) => writes.edit(openBody(request as unknown as FastifyRequest), category, id, actor)),
   );
   app.delete(
     `${base}/:id/delete`,
     { preHandler: app.requireActor, schema: { tags, summary: `Move a ${category.slug} record to the trash (owner, admin, super)`, params: idParams, response: changed } },
-    async (request) => {
-      const actor = await actorOf(request);
-      const id = recordId(request);
-      await writes.trash(category, id, actor);
-      app.contentChanged({ area: 'records', category: category.slug });
-      return recordResponse(id, actor, { withTrash: true });
-    },
+    changeHandler(app, routes, category, (_request, id, actor) => writes.trash(category, id, actor), { withTrash: true }),
   );
+}
+
+/** What the registry gives some categories: approval and the public toggle (staff), taking one image off (owner). */
+function registerCategoryModeration(fastify: FastifyInstance, routes: RecordRoutes, category: CategoryDef): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { writes, staffOnly } = routes;
+  const base = `${API_BASE}/${category.slug}`;
+  const tags = [category.slug];
+  const changed = { 200: categoryRecordSchema(category), ...CHANGE_REFUSALS };
   if (category.approvable) {
     app.put(
       `${base}/approve/:id`,
       { preHandler: staffOnly, schema: { tags, summary: `Approve a ${category.slug} record (admin, super)`, params: idParams, response: changed } },
-      async (request) => {
-        const actor = await actorOf(request);
-        const id = recordId(request);
-        await writes.approve(category, id, actor);
-        app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id, actor);
-      },
+      changeHandler(app, routes, category, (_request, id, actor) => writes.approve(category, id, actor)),
     );
   }
   if (category.hasAccessToggle) {
     app.put(
       `${base}/:id/access`,
       { preHandler: staffOnly, schema: { tags, summary: `Toggle whether a ${category.slug} record is public (admin, super)`, params: idParams, response: changed } },
-      async (request) => {
-        const actor = await actorOf(request);
-        const id = recordId(request);
-        await writes.toggleAccess(category, id, actor);
-        app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id, actor);
-      },
+      changeHandler(app, routes, category, (_request, id, actor) => writes.toggleAccess(category, id, actor)),
     );
   }
   if (category.media === 'images') {
     app.delete(
       `${base}/:id/image/:imageId/delete`,
       { preHandler: app.requireActor, schema: { tags, summary: `Take one image off a ${category.slug} record (owner, admin, super)`, params: imageParams, response: changed } },
-      async (request) => {
-        const actor = await actorOf(request);
-        const { imageId } = request.params;
-        const id = recordId(request);
-        await writes.removeImage(requireId(imageId), actor, { category, recordId: id });
-        app.contentChanged({ area: 'records', category: category.slug });
-        return recordResponse(id, actor);
-      },
+      changeHandler(app, routes, category, (request: { params: { id: string; imageId: string } }, id, actor) =>
+        writes.removeImage(requireId(request.params.imageId), actor, { category, recordId: id }),
+      ),
     );
   }
 }

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { API_BASE, galleryItemSchema, mediaSchema, recordSchema } from '@app/shared';
+import { API_BASE, galleryItemSchema, mediaSchema, recordSchema, type Actor } from '@app/shared';
 import { records } from '../../db/schema';
 import { httpError, refusals } from '../../errors';
 import { diffFields } from '../../services/audit';
@@ -84,34 +84,38 @@ export function registerImageRoutes(fastify: FastifyInstance, { writes, sendRead
     async (request) => {
       const { id } = request.params;
       const { graphic } = request.body as { graphic: boolean };
-      const actor = (await request.getActor())!;
-      const updated = await app.db.transaction(async (tx) => {
-        const before = await app.media.get(id, tx);
-        if (!before) throw httpError.notFound();
-        const [owner] = before.recordId
-          ? await tx
-              .select({ id: records.id, userId: records.userId, category: records.category })
-              .from(records)
-              .where(and(eq(records.id, before.recordId), isNull(records.deletedAt)))
-              .limit(1)
-          : [];
-        if (before.recordId && !owner) throw httpError.notFound();
-        if (!app.media.mayReadRestricted(actor, { userId: owner?.userId ?? null })) {
-          throw httpError.forbidden('Only the owner of the record, an admin or super can change this');
-        }
-        const after = (await app.media.setGraphic(id, graphic, tx))!;
-        const changes = diffFields(before, after, ['graphic']);
-        if (Object.keys(changes).length) {
-          await app.audit.append(
-            { actor, action: 'media.graphic', category: owner?.category ?? null, recordId: owner?.id ?? null, subject: `media:${id}`, changes },
-            tx,
-          );
-        }
-        return app.media.toDto(after, { restricted: true, reader: actor });
-      });
+      const updated = await setGraphic(app, id, graphic, (await request.getActor())!);
       // The graphic flag shows in the gallery and on the record's pages.
       app.contentChanged({ area: 'records' });
       return updated;
     },
   );
+}
+
+/** Marks one image as graphic or not, for its record's owner or staff, audited; its file as the actor now sees it. */
+async function setGraphic(app: FastifyInstance, id: string, graphic: boolean, actor: Actor) {
+  return app.db.transaction(async (tx) => {
+    const before = await app.media.get(id, tx);
+    if (!before) throw httpError.notFound();
+    const [owner] = before.recordId
+      ? await tx
+          .select({ id: records.id, userId: records.userId, category: records.category })
+          .from(records)
+          .where(and(eq(records.id, before.recordId), isNull(records.deletedAt)))
+          .limit(1)
+      : [];
+    if (before.recordId && !owner) throw httpError.notFound();
+    if (!app.media.mayReadRestricted(actor, { userId: owner?.userId ?? null })) {
+      throw httpError.forbidden('Only the owner of the record, an admin or super can change this');
+    }
+    const after = (await app.media.setGraphic(id, graphic, tx))!;
+    const changes = diffFields(before, after, ['graphic']);
+    if (Object.keys(changes).length) {
+      await app.audit.append(
+        { actor, action: 'media.graphic', category: owner?.category ?? null, recordId: owner?.id ?? null, subject: `media:${id}`, changes },
+        tx,
+      );
+    }
+    return app.media.toDto(after, { restricted: true, reader: actor });
+  });
 }

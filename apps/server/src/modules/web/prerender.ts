@@ -8,7 +8,7 @@ import type { PrerenderedBody } from './shell';
 /** The web app's server renderer (apps/web/src/entry-server.tsx), as the server sees it. */
 type Api = (url: string, init: RequestInit) => Promise<Response>;
 interface WebRenderer {
-  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number } | null>;
+  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number; islands?: string[] } | null>;
 }
 
 /** An answer of the site's own API, as the renderer reads it. */
@@ -33,11 +33,24 @@ type RenderedPage = PrerenderedBody & { status: number };
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
+  name?: string;
   css?: string[];
   imports?: string[];
   isEntry?: boolean;
 }
 export type BuildManifest = Record<string, ManifestChunk>;
+
+/**
+ * The manifest's key of a module: its source path, or, for a module the bundler placed in a chunk with others (the
+ * islands' shared chunk), that chunk's (`_<name>-<hash>.js`, `name` the module's file name when it is the chunk's
+ * first); null when not found.
+ */
+function chunkKeyOf(manifest: BuildManifest, module: string): string | null {
+  if (manifest[module]) return module;
+  const name = module.split('/').at(-1)?.replace(/\.[^.]+$/, '');
+  const found = Object.keys(manifest).filter((key) => key.startsWith('_') && manifest[key]?.name === name);
+  return found.length === 1 ? found[0]! : null;
+}
 
 /** Every chunk a module needs: its own and, transitively, those it imports statically (not the lazy ones). */
 function staticClosure(manifest: BuildManifest, keys: string[]): ManifestChunk[] {
@@ -54,18 +67,26 @@ function staticClosure(manifest: BuildManifest, keys: string[]): ManifestChunk[]
   return chunks;
 }
 
+/** The entry of a reading page's islands (apps/web/src/islands/start.tsx); the app's is index.html. */
+export const ISLANDS_ENTRY = 'src/islands/start.tsx';
+
 /**
- * What a server-rendered page links: the screen's styles beyond the app's own (which index.html links), and every
- * script the page runs, the app's entry first, so the app starts without waiting for one chunk to name the next.
+ * What a server-rendered page links: the screen's styles beyond the app's own (which index.html links), every script
+ * the app runs on it, the app's entry first, so the app starts without waiting for one chunk to name the next, and
+ * the scripts of its islands (`islands`: their modules), their entry first: for a signed-out reader in English the
+ * page's only code. No islands: the app's code alone (a screen's frame).
  */
-export function pageAssets(manifest: BuildManifest, modules: string[]): { styles: string[]; scripts: string[] } {
-  const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+export function pageAssets(manifest: BuildManifest, modules: string[], islands: string[] = []): { styles: string[]; scripts: string[]; islandScripts: string[] } {
+  const entries = Object.keys(manifest).filter((key) => manifest[key]?.isEntry && key !== ISLANDS_ENTRY);
   const app = staticClosure(manifest, entries);
   const appStyles = new Set(app.flatMap((chunk) => chunk.css ?? []));
   const screen = staticClosure(manifest, modules);
   const styles = new Set(screen.flatMap((chunk) => chunk.css ?? []).filter((css) => !appStyles.has(css)));
   const scripts = new Set([...app, ...screen].map((chunk) => chunk.file));
-  return { styles: [...styles].map((f) => `/${f}`), scripts: [...scripts].map((f) => `/${f}`) };
+  const islandKeys = islands.map((module) => chunkKeyOf(manifest, module)).filter((key): key is string => key !== null);
+  const islandScripts = islands.length && manifest[ISLANDS_ENTRY] ? new Set(staticClosure(manifest, [ISLANDS_ENTRY, ...islandKeys]).map((chunk) => chunk.file)) : new Set<string>();
+  const href = (files: Set<string>) => [...files].map((f) => `/${f}`);
+  return { styles: [...styles].map((f) => `/${f}`), scripts: href(scripts), islandScripts: href(islandScripts) };
 }
 
 /**
@@ -109,7 +130,7 @@ export function createPrerenderer(services: PrerenderServices, options: { ssrDir
         const page = await (await load()).render(url, { brand: options.brand, api: apiFor(seen) });
         if (!page) return null;
         const status = seen.notFound ? 404 : (page.status ?? 200);
-        return { html: page.html, stateScript: page.stateScript, startScript, status, ...pageAssets(manifest, page.modules) };
+        return { html: page.html, stateScript: page.stateScript, startScript, status, ...pageAssets(manifest, page.modules, page.islands) };
       } catch (err) {
         services.log.error({ err, url }, 'prerender failed: sending the page without its content');
         return null;

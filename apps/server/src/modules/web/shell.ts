@@ -22,6 +22,8 @@ export interface PrerenderedBody {
   styles: string[];
   /** The app's entry first, then every module the page needs (the app's and the screen's). */
   scripts: string[];
+  /** The islands' entry first, then their modules: a signed-out reader's code in English (none: the app's only). */
+  islandScripts: string[];
   /** The web app's start-app.js: starts those scripts once the page is painted. */
   startScript: string;
 }
@@ -74,7 +76,7 @@ export function renderShell(template: string, meta: PageMeta, brand: BrandConfig
   // inline: as a file it would be one more request before the largest paint on a slow connection.
   const head = [
     ...body.styles.map((href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`),
-    `<script type="application/json" id="app-code">${jsonForScript(body.scripts)}</script>`,
+    `<script type="application/json" id="app-code">${jsonForScript({ app: body.scripts, islands: body.islandScripts })}</script>`,
     `<script>${body.startScript}</script>`,
   ].join('\n    ');
   return page

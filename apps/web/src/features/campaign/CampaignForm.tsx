@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { CAMPAIGN_MESSAGE_ROWS } from '@app/shared';
 import { FormAlert } from '../../components/FormField';
 import { ErrorNotice } from '../../components/Status';

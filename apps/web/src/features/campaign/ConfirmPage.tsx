@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { Link, useParams } from 'react-router';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';

@@ -1,4 +1,4 @@
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 
 /** A country chosen over the sender's own letter: asking whether to replace it, or replaced (with the old words kept). */
 export type LetterState = { kind: 'asking'; country: string } | { kind: 'replaced'; previous: string } | null;

@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import type { Directory } from './api';
 import { findRepresentatives, type FoundRepresentative } from './cascade';
 

@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { Island } from '../../islands/Island';
+import { ViewerKeys } from './ViewerKeys';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { ResponsiveImage } from '../../components/ResponsiveImage';
@@ -18,22 +19,10 @@ import './gallery.css';
 export default function ImageViewerPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const image = useGalleryImage(id);
   const neighbours = useGalleryNeighbours(id);
   const previous = neighbours.data?.previous ?? null;
   const next = neighbours.data?.next ?? null;
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
-      if (e.key === 'ArrowLeft' && previous) void navigate(paths.image(previous._id));
-      if (e.key === 'ArrowRight' && next) void navigate(paths.image(next._id));
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [navigate, previous, next]);
 
   if (image.isPending) {
     return (
@@ -84,6 +73,7 @@ export default function ImageViewerPage() {
         <Link to={paths.images}>{t('gallery.backToImages')}</Link>
       </p>
       <ShareControl url={`${brand.publicUrl}${paths.image(item._id)}`} />
+      <Island name="viewerKeys" component={ViewerKeys} props={{ previous: previous && paths.image(previous._id), next: next && paths.image(next._id) }} />
     </article>
   );
 }

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { useWhenNear } from '../../lib/useWhenNear';
 import { useSlot } from '../../components/Slots';
 import { Loading } from '../../components/Status';

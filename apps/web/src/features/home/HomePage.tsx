@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { Link } from 'react-router';
 import { paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { SITE_LISTS, SITE_TOOLS } from '../../components/siteLists';
+import { Island } from '../../islands/Island';
 import { brand } from '../../lib/brand';
 import { CampaignSlot } from './CampaignSlot';
 import './home.css';
@@ -90,7 +91,7 @@ export default function HomePage() {
         <p lang="en">{t('home.purposeEn')}</p>
       </section>
 
-      <CampaignSlot />
+      <Island name="campaign" component={CampaignSlot} props={{}} />
 
       {brand.relatedSites.length > 0 || brand.merchandiseUrl ? (
         <section className="home-related" aria-labelledby="home-related-title">

@@ -2,10 +2,11 @@ import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CategoryDef, LinkCaptureDto, RecordCapturesDto, RecordDto } from '@app/shared';
 import { CopyButton } from '../../components/CopyButton';
+import { Island } from '../../islands/Island';
 import { ErrorNotice } from '../../components/Status';
 import { request } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { useWhenNear } from '../../lib/useWhenNear';
 import { ActionFeedback, useFailureText, type Feedback } from './ActionFeedback';
 import { captureKey as k } from './captureStrings';
@@ -30,7 +31,7 @@ function CaptureHash({ label, sha256, testId }: { label: string; sha256: string;
       <code title={sha256} data-testid={testId} data-sha256={sha256}>
         {sha256.slice(0, 12)}…
       </code>{' '}
-      <CopyButton text={sha256} label={t(k('copyHash'))} />
+      <Island name="copy" component={CopyButton} props={{ text: sha256, label: t(k('copyHash')) }} />
     </span>
   );
 }

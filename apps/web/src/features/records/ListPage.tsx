@@ -1,5 +1,6 @@
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import { useSearchParams } from 'react-router';
+import { Island } from '../../islands/Island';
 import { AdoptLater } from '../../components/AdoptLater';
 import { PageTitle } from '../../components/PageTitle';
 import { RouteNotice } from '../../components/RouteNotice';
@@ -9,50 +10,28 @@ import { PAGE_SIZE, useRecordList } from './api';
 import { viewOf } from './categoryViews';
 import { RecordCard } from './RecordCard';
 import { useCategoryFromPath } from './useCategoryFromPath';
+import { ViewToggle, type View } from './ViewToggle';
 import './public.css';
 
 /** What a list's page links keep besides the page: the massacres table view. */
 const LIST_PARAMS = ['view'] as const;
-
-type View = 'cards' | 'table';
-
-/** Massacres can be read as cards or as a fact-sheet table; the choice is kept in the URL (?view=table). */
-function ViewToggle({ view, onChange }: { view: View; onChange: (v: View) => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="view-toggle" role="group" aria-label={t('record.view')}>
-      {(['cards', 'table'] as const).map((v) => (
-        <button key={v} type="button" aria-pressed={view === v} onClick={() => onChange(v)}>
-          {v === 'cards' ? t('record.viewCards') : t('record.viewTable')}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 /** Any category's list: title with the API total, one card per record, pages in the URL (?page=2). */
 export default function ListPage() {
   const { t } = useTranslation();
   const category = useCategoryFromPath();
   const page = usePageParam();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const Table = viewOf(category).table;
   const hasTable = Boolean(Table);
   const view: View = hasTable && params.get('view') === 'table' ? 'table' : 'cards';
   const { data, error, isPending, refetch } = useRecordList(category.slug, page);
 
-  const setView = (v: View) => {
-    const next = new URLSearchParams(params);
-    if (v === 'table') next.set('view', 'table');
-    else next.delete('view');
-    setParams(next);
-  };
-
   return (
     <section className={`record-list record-list-${category.slug}`}>
       <PageTitle title={t(category.listTitle, { total: data ? data.total : '…' })} />
       <RouteNotice />
-      {hasTable ? <ViewToggle view={view} onChange={setView} /> : null}
+      {hasTable ? <Island name="viewToggle" component={ViewToggle} props={{ view }} /> : null}
       {isPending ? (
         <Loading />
       ) : error ? (

@@ -1,11 +1,11 @@
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
 import type { CategoryDef, MediaDto, RecordDto } from '@app/shared';
 import { Carousel } from '../../components/Carousel';
-import { ResponsiveImage } from '../../components/ResponsiveImage';
+import { ImageCarousel, RecordImage } from '../../components/ImageCarousel';
+import { Island } from '../../islands/Island';
+import { useSession } from '../../lib/session';
 import { ImageDeleteButton } from './ImageDeleteButton';
 import { VideoPlayer } from './VideoPlayer';
-
-const DETAIL_IMAGE_SIZES = '(max-width: 768px) 100vw, 720px';
 
 /**
  * The media block of a detail page, by the category's media mode: one image, several images in a carousel with
@@ -13,6 +13,7 @@ const DETAIL_IMAGE_SIZES = '(max-width: 768px) 100vw, 720px';
  */
 export function RecordMedia({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
+  const signedIn = useSession() !== null;
   const images = record.images.filter((m) => m.kind === 'image');
   if (category.media === 'video') {
     const video = record.images.find((m) => m.kind === 'video');
@@ -27,9 +28,11 @@ export function RecordMedia({ category, record }: { category: CategoryDef; recor
     ) : null;
   }
   if (images.length === 0) return null;
-  const show = (image: MediaDto, index: number) => (
-    <ResponsiveImage image={image} alt={images.length > 1 ? `${record.title} (${index + 1}/${images.length})` : record.title} sizes={DETAIL_IMAGE_SIZES} eager={index === 0} />
-  );
+  const show = (image: MediaDto, index: number) => <RecordImage image={image} index={index} total={images.length} title={record.title} />;
+  // A reader's carousel is an island (it works without the app); an editor's has each image's delete button.
+  if (category.media === 'images' && !signedIn) {
+    return <Island name="carousel" component={ImageCarousel} props={{ images, title: record.title, label: t('record.images') }} />;
+  }
   if (category.media === 'images') {
     return (
       <Carousel

@@ -1,12 +1,14 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { UNKNOWN_REGION, paths, regionName, type RecordDto, type SearchFilters, type SearchResponse } from '@app/shared';
 import { AdoptLater } from '../../components/AdoptLater';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
 import { ApiError } from '../../lib/api';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/translate';
+import { Island } from '../../islands/Island';
 import { useSearch } from './api';
+import { FiltersToggle } from './FiltersToggle';
 import { paramsOfState, stateFromParams, toggled, type SearchState } from './params';
 import { DownloadLinks, FacetBoxes, Snippet, YearLinks, type ListFacet } from './SearchParts';
 import './search.css';
@@ -43,8 +45,6 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
   const state = stateFromParams(params);
   const { filters } = state;
   const { data, error, isPending, refetch } = useSearch(state);
-  // Below 768px the filters fold behind "Filters (n)", so the results come first after every search.
-  const [filtersOpen, setFiltersOpen] = useState(false);
   const refused = refusedFilters(error);
   const activeFilters = countFilters(filters);
 
@@ -81,18 +81,9 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
           </p>
           {refused?.q ? <FieldError id="search-q-error" message={refused.q} /> : null}
         </div>
-        <button
-          type="button"
-          className="btn btn-secondary search-filters-toggle"
-          aria-expanded={filtersOpen}
-          aria-controls="search-filters"
-          onClick={() => setFiltersOpen((open) => !open)}
-          data-testid="filters-toggle"
-        >
-          {t('search.filtersButton', { n: activeFilters })}
-        </button>
+        <Island name="searchFilters" component={FiltersToggle} props={{ count: activeFilters }} />
         <div className="search-layout">
-          <div className={`search-filters${filtersOpen || refused ? ' is-open' : ''}`} id="search-filters">
+          <div className={`search-filters${refused ? ' is-open' : ''}`} id="search-filters">
             <h2 className="visually-hidden">{t('search.filters')}</h2>
             <fieldset className="search-facet">
               <legend>{t('search.dates')}</legend>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { CATEGORY_SLUGS, REGIONS, regionName, UNKNOWN_REGION, type SearchFilters } from '@app/shared';
-import { useTranslation } from '../../lib/i18n';
+import { goTo } from '../../lib/navigate';
+import { useTranslation } from '../../lib/translate';
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
@@ -11,21 +11,29 @@ function countFilters(filters: Partial<SearchFilters>): number {
   return many + (filters.q ? 1 : 0) + (filters.from ? 1 : 0) + (filters.to ? 1 : 0) + (filters.confirmed ? 1 : 0);
 }
 
+export interface FilterFormProps {
+  filters: Partial<SearchFilters>;
+  victimizers?: (string | null)[];
+  /** The page's path, where the form is sent. */
+  pathname: string;
+  /** The filters' query string (the form starts again from the address's filters when it changes). */
+  search: string;
+}
+
 /**
+ * An island (it works on a reading page without the app, whose charts are never adopted).
  * The filters of search, as a small form whose state is the address: a plain GET form (it works before the app has
  * loaded), which the app submits without its empty fields so the address stays short and shareable. Below 768px the
  * form folds behind "Filters (n)", so a phone shows the counts and the map on its first screen.
  */
-export function FilterForm({ filters, victimizers }: { filters: Partial<SearchFilters>; victimizers?: (string | null)[] }) {
+export function FilterForm({ filters, victimizers, pathname, search }: FilterFormProps) {
   const { t, i18n } = useTranslation();
-  const { pathname, search } = useLocation();
-  const navigate = useNavigate();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const params = new URLSearchParams();
     for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string' && value.trim()) params.append(name, value.trim());
     const query = params.toString();
-    void navigate(query ? `${pathname}?${query}` : pathname);
+    goTo(query ? `${pathname}?${query}` : pathname);
   };
   const [open, setOpen] = useState(false);
   const known = victimizers?.filter((v): v is string => Boolean(v)) ?? [];

@@ -25,8 +25,9 @@ const LABEL_AT: Record<string, [number, number]> = { oromia: [292, 262] };
  */
 const HIGHLIGHT_RULES = ethiopia.regions
   .map(({ code }) => {
-    const name = `.region-map-names [data-region="${code}"]`;
-    const area = `.region-map-link[data-region="${code}"]`;
+    // Unquoted values (the codes are CSS identifiers): the server's renderer escapes quotes in a <style>'s text.
+    const name = `.region-map-names [data-region=${code}]`;
+    const area = `.region-map-link[data-region=${code}]`;
     return [
       `.region-map:has(${name}:is(:hover, :focus-visible)) ${area} .region-map-area, .region-map:has(${name}:is(:hover, :focus-visible)) ${area} .region-map-marker { stroke: var(--focus); stroke-width: 3; }`,
       `.region-map:has(${area}:is(:hover, :focus-visible)) ${name} { background: var(--wash); outline: 2px solid var(--focus); }`,

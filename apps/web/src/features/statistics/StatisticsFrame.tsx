@@ -4,6 +4,7 @@ import { filtersToSearchParams, type SearchFilters, type StatisticsResponse } fr
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorNotice, Loading } from '../../components/Status';
 import { filtersFromParams, useStatistics } from './api';
+import { Island } from '../../islands/Island';
 import { FilterForm } from './FilterForm';
 import { NoRecords } from './StatisticsBody';
 import './statistics.css';
@@ -37,7 +38,7 @@ export function StatisticsFrame({
     <section className={className}>
       <PageTitle title={title} />
       <p className="statistics-intro">{intro}</p>
-      <FilterForm filters={filters} victimizers={data?.victimizers.map((v) => v.victimizer)} />
+      <Island name="statisticsFilters" component={FilterForm} props={{ filters, victimizers: data?.victimizers.map((v) => v.victimizer) ?? [], pathname: path, search: query }} />
       {isPending ? <Loading /> : null}
       {error ? <ErrorNotice error={error} onRetry={() => void refetch()} /> : null}
       {data ? data.total === 0 ? <NoRecords to={path} /> : charts(data, filters, query) : null}

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { appRuns, goTo } from '../../lib/navigate';
+import { useTranslation } from '../../lib/translate';
+
+const FILTERS_ID = 'search-filters';
+
+/** The search form's address without its empty fields, so a search's link stays short and has one spelling. */
+function addressOf(form: HTMLFormElement): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim()) params.append(name, value);
+  const query = params.toString();
+  return `${form.getAttribute('action') ?? window.location.pathname}${query ? `?${query}` : ''}`;
+}
+
+const FOCUS_KEY = 'search-filter-focus';
+
+/** Keeps the id of the field that sent the form for the next page (`id`), or takes the kept one (null). */
+function remember(id: string | null): string | null {
+  try {
+    if (id !== null) sessionStorage.setItem(FOCUS_KEY, id);
+    const kept = sessionStorage.getItem(FOCUS_KEY);
+    if (id === null) sessionStorage.removeItem(FOCUS_KEY);
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * On a reading page without the app, the search form's filters apply at once, as the app applies them: a ticked facet
+ * or a chosen status sends the form, without its empty fields. (In the app its screen does this.)
+ */
+function useFiltersApplyAtOnce(): void {
+  useEffect(() => {
+    if (appRuns()) return;
+    // A keyboard reader who ticked a box finds the focus on it again on the new page, as in the app.
+    const focused = remember(null);
+    if (focused) document.getElementById(focused)?.focus();
+    const form = document.getElementById(FILTERS_ID)?.closest('form');
+    if (!form) return;
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault();
+      goTo(addressOf(form));
+    };
+    const onChange = (event: Event) => {
+      const field = event.target as HTMLInputElement | HTMLSelectElement;
+      if (field.type !== 'checkbox' && field.tagName !== 'SELECT') return;
+      remember(field.id);
+      form.requestSubmit();
+    };
+    form.addEventListener('submit', onSubmit);
+    form.addEventListener('change', onChange);
+    return () => {
+      form.removeEventListener('submit', onSubmit);
+      form.removeEventListener('change', onChange);
+    };
+  }, []);
+}
+
+/**
+ * "Filters (n)": below 768px the search's filters fold behind it, so the results come first after every search. An
+ * island: it works on a reading page without the app, and there it also makes the filters apply at once.
+ */
+export function FiltersToggle({ count }: { count: number }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  useFiltersApplyAtOnce();
+  const toggle = () => {
+    document.getElementById(FILTERS_ID)?.classList.toggle('is-open', !open);
+    setOpen(!open);
+  };
+  return (
+    <button type="button" className="btn btn-secondary search-filters-toggle" aria-expanded={open} aria-controls={FILTERS_ID} onClick={toggle} data-testid="filters-toggle">
+      {t('search.filtersButton', { n: count })}
+    </button>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ComponentType } from 'react';
+
+/**
+ * Every island a reading page may hold: its component, loaded when a page has one. The server links the code of the
+ * islands a page uses (`ISLAND_MODULES`, keys of the build's manifest), so it arrives with the page's first scripts.
+ */
+const modules = import.meta.glob<Record<string, ComponentType<Record<string, unknown>>>>([
+  '../components/SiteMenu.tsx',
+  '../components/CopyButton.tsx',
+  '../components/ImageCarousel.tsx',
+  '../features/records/ViewToggle.tsx',
+  '../features/statistics/FilterForm.tsx',
+  '../features/search/FiltersToggle.tsx',
+  '../features/home/CampaignSlot.tsx',
+  '../features/gallery/ViewerKeys.tsx',
+  '../components/ShowGraphic.tsx',
+]);
+
+const ISLANDS = {
+  menu: ['../components/SiteMenu.tsx', 'SiteMenu'],
+  copy: ['../components/CopyButton.tsx', 'CopyButton'],
+  carousel: ['../components/ImageCarousel.tsx', 'ImageCarousel'],
+  viewToggle: ['../features/records/ViewToggle.tsx', 'ViewToggle'],
+  statisticsFilters: ['../features/statistics/FilterForm.tsx', 'FilterForm'],
+  searchFilters: ['../features/search/FiltersToggle.tsx', 'FiltersToggle'],
+  campaign: ['../features/home/CampaignSlot.tsx', 'CampaignSlot'],
+  viewerKeys: ['../features/gallery/ViewerKeys.tsx', 'ViewerKeys'],
+  showGraphic: ['../components/ShowGraphic.tsx', 'ShowGraphic'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type IslandName = keyof typeof ISLANDS;
+
+export const isIslandName = (name: string): name is IslandName => Object.hasOwn(ISLANDS, name);
+
+/** The build manifest names a module by its path from the web app's folder: '../x/Y.tsx' here is 'src/x/Y.tsx'. */
+const manifestKey = (fileFromHere: string) => new URL(fileFromHere, 'file:///src/islands/').pathname.slice(1);
+
+/** Each island's module, as the build's manifest names it. */
+export const ISLAND_MODULES = Object.fromEntries(Object.entries(ISLANDS).map(([name, [file]]) => [name, manifestKey(file)])) as Record<IslandName, string>;
+
+/** The component of an island. */
+export async function loadIsland(name: IslandName): Promise<ComponentType<Record<string, unknown>>> {
+  const [file, exported] = ISLANDS[name];
+  const load = modules[file];
+  if (!load) throw new Error(`island ${name}: no module ${file}`);
+  const component = (await load())[exported];
+  if (!component) throw new Error(`island ${name}: ${file} has no export ${exported}`);
+  return component;
+}

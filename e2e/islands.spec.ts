@@ -1,0 +1,93 @@
+import { expect, test, type Page } from './fixtures';
+
+/**
+ * Reading pages for a signed-out reader in English run only their islands (apps/web/src/islands): the app's code is
+ * never asked for, and each island works on its own. An editor, or a reader of another language, gets the app.
+ */
+
+/** The scripts a page asks for, and the islands' scripts its server listed. */
+async function scriptsOf(page: Page, path: string) {
+  const requested = new Set<string>();
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') requested.add(new URL(r.url()).pathname);
+  });
+  await page.goto(path);
+  const listed = await page.evaluate(() => JSON.parse(document.getElementById('app-code')!.textContent!) as { app: string[]; islands: string[] });
+  return { requested: [...requested], listed };
+}
+
+test.describe('islands', () => {
+  for (const path of ['/', '/victims', '/search?q=sample', '/statistics', '/map']) {
+    test(`${path} loads its islands' code and nothing of the app`, async ({ page }) => {
+      const { requested, listed } = await scriptsOf(page, path);
+      expect(listed.islands.length).toBeGreaterThan(0);
+      const appEntry = listed.app[0]!;
+      expect(requested).not.toContain(appEntry);
+      for (const script of requested) expect(listed.islands, `${script} is not one of the page's islands`).toContain(script);
+      expect(requested.length).toBeLessThanOrEqual(6);
+    });
+  }
+
+  test('menu: the phone menu opens and closes, Browse opens on a wide screen', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/victims');
+    const toggle = page.locator('.menu-toggle');
+    await toggle.click();
+    await expect(page.locator('#site-menu')).toHaveClass(/is-open/);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#site-menu')).not.toHaveClass(/is-open/);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('.browse-toggle').click();
+    await expect(page.locator('#browse-panel')).toHaveClass(/is-open/);
+    await page.locator('#browse-panel a[href="/orphans"]').click();
+    await expect(page).toHaveURL(/\/orphans$/);
+  });
+
+  test('share: the copy button copies the page address and says so', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/victims');
+    await page.getByTestId('record-card').first().getByRole('link').first().click();
+    await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
+    const copy = page.locator('.share-control').getByTestId('copy-button');
+    await copy.click();
+    await expect(copy).toHaveText('copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('/victims/');
+  });
+
+  test('language: choosing Amharic starts the app, which shows the page in Amharic', async ({ page }) => {
+    await page.goto('/victims');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('am');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'am');
+    await expect(page.locator('.menu-toggle .visually-hidden')).not.toHaveText('Menu');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'am');
+  });
+
+  test('search filters: "Filters (n)" opens them on a phone, a ticked facet searches at once without empty fields', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/search?q=sample');
+    await page.getByTestId('filters-toggle').click();
+    await expect(page.locator('#search-filters')).toHaveClass(/is-open/);
+    await page.getByTestId('facet-category').locator('input[type="checkbox"]').first().check();
+    await expect(page).toHaveURL(/\/search\?q=sample&category=/);
+    expect(page.url()).not.toMatch(/from=|to=|confirmed=/);
+  });
+
+  test('statistics filters: sent without their empty fields; the charts are never adopted', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/statistics');
+    expect(await page.locator('#root svg island-root, island-root svg').count()).toBe(0);
+    await page.locator('.statistics-filters-toggle').click();
+    await page.locator('#statistics-confirmed').selectOption('true');
+    await page.locator('#statistics-filters button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/statistics\?confirmed=true$/);
+  });
+
+  test('massacres: the table/card toggle opens the other view', async ({ page }) => {
+    await page.goto('/massacres');
+    await page.getByRole('button', { name: 'Table' }).click();
+    await expect(page).toHaveURL(/view=table/);
+    await expect(page.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
