@@ -34,9 +34,11 @@ async function adopt(element: HTMLElement): Promise<void> {
 }
 
 /**
- * Whether the server could not finish the page: its screen itself still says "Loading..." (its data did not come, e.g. a record a signed-out reader may not see, which the app sends on to its list with a word why).
+ * Whether the server could not finish the page: its screen itself still says "Loading..." (its data did not come, e.g.
+ * a record a signed-out reader may not see, which the app sends on to its list with a word why), or is empty (a screen
+ * that sends the reader elsewhere, e.g. a merged record's old address to the kept record's).
  */
-const unfinished = () => document.querySelector('#main > .status[role="status"]') !== null;
+const unfinished = () => document.querySelector('#main > .status[role="status"]') !== null || document.querySelector('#main > *') === null;
 
 async function start(): Promise<void> {
   // Such a page is the app's to finish.
