@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES } from '@app/shared';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp } from './fixtures/app';
 import { sampleFields } from './records-helpers';
 
-type User = Awaited<ReturnType<typeof createUser>>;
-
 describe('audit log routes', () => {
-  let t: TestApp;
-  let contributor: User;
-  let admin: User;
+  const { t, contributor, admin } = useTestApp({ contributor: 'contributor', admin: 'admin' });
   let recordId: string;
   /** Entries other areas write at start-up (e.g. the campaign directory import). */
   let baseline: number;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    contributor = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
     const [row] = await t.database.query<{ n: number }>('select count(*)::int as n from audit_log');
     baseline = row!.n;
     const created = await call(t.app, { method: 'POST', url: `${API_BASE}/victims`, headers: contributor.auth, payload: sampleFields(CATEGORIES.victims) });
@@ -25,7 +19,6 @@ describe('audit log routes', () => {
     await call(t.app, { method: 'PUT', url: `${API_BASE}/victims/approve/${recordId}`, headers: admin.auth });
     await call(t.app, { method: 'POST', url: `${API_BASE}/links`, headers: admin.auth, payload: sampleFields(CATEGORIES.links) });
   });
-  afterAll(async () => t.close());
 
   it('is for admin and super only', async () => {
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/audit` })).status).toBe(401);

@@ -1,16 +1,13 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, REGIONS, type RecordDto } from '@app/shared';
 import { INCIDENT_COLUMNS, PEOPLE_COLUMNS } from '../src/modules/export/field-columns';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
-
-type User = Awaited<ReturnType<typeof createUser>>;
+import { call } from './helpers';
+import { useTestApp } from './fixtures/app';
 
 /** The exports in the field's formats: incidents with ACLED's columns, people, the HXL row, datapackage.json. Test data only. */
 describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () => {
-  let t: TestApp;
-  let editor: User;
-  let admin: User;
+  const { t, editor, admin } = useTestApp({ editor: 'contributor', admin: 'admin' });
   const made: Record<string, RecordDto> = {};
   let ip = 0;
   const anonymous = () => ({ remoteAddress: `198.51.100.${++ip}` });
@@ -22,9 +19,6 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    editor = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
     made.massacre = await create('massacres', {
       title: 'Test massacre (test data)',
       quantity: 12,
@@ -48,7 +42,6 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
     made.displacement = await create('displacements', { title: 'Test displacement (test data)', quantity: 40, region: 'oromia' });
     made.blog = await create('blogs', { title: 'Test article (test data)' });
   });
-  afterAll(async () => t.close());
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers, ...anonymous() });
   const rowsOf = (body: string) => parse(body, { columns: true, bom: true }) as Record<string, string>[];

@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES, type RecordDto } from '@app/shared';
 import { EXPORT_COLUMNS } from '../src/modules/export/columns';
 import { ANONYMOUS_EXPORT_LIMIT } from '../src/modules/export/plugin';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp } from './fixtures/app';
 import { multipart, sampleFields, testImage } from './records-helpers';
-
-type User = Awaited<ReturnType<typeof createUser>>;
 
 /** Open-data export: CSV and NDJSON of what the reader may see, with the filters of search, described by datapackage.json. */
 describe('open-data export', () => {
-  let t: TestApp;
-  let editor: User;
-  let admin: User;
+  const { t, editor, admin } = useTestApp({ editor: 'contributor', admin: 'admin' });
   const created: Record<string, RecordDto> = {};
   let ip = 0;
   /** Each anonymous request from its own address, so the rate limit is tested on its own. */
@@ -30,9 +27,6 @@ describe('open-data export', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    editor = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
     created.amhara = await create('victims', { title: 'Export test victim one', region: 'amhara', fullName: 'Test Person Alemu "quoted", with comma' }, true);
     created.afar = await create('victims', { title: 'Export test victim two', region: 'afar', description: 'Test text ሙከራ, line one\nline two' });
     created.massacre = await create('massacres', { title: 'Export test massacre', region: 'amhara', quantity: '7' }, true);
@@ -41,7 +35,6 @@ describe('open-data export', () => {
     created.trashed = await create('victims', { title: 'Export test trashed victim', region: 'amhara' });
     expect((await call(t.app, { method: 'DELETE', url: `${API_BASE}/victims/${created.trashed._id}/delete`, headers: editor.auth })).status).toBe(200);
   });
-  afterAll(async () => t.close());
 
   const csvRows = (body: string) => parse(body, { columns: true }) as Record<string, string>[];
 

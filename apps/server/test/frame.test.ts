@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call } from './helpers';
+import { useTestApp } from './fixtures/app';
 import { seedSampleContent, SAMPLE_PER_CATEGORY } from '../src/seed/sample';
 import { CATEGORY_LIST, REGION_CODES, SAMPLE_LABEL, hasPlace } from '@app/shared';
 
 describe('server frame', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const { t } = useTestApp();
 
   it('reports database status on /health', async () => {
     const res = await call(t.app, { method: 'GET', url: '/health' });

@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES } from '@app/shared';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp, type User } from './fixtures/app';
 import { sampleFields } from './records-helpers';
-
-type User = Awaited<ReturnType<typeof createUser>>;
 
 /** People linked to incidents (issue 39 item 1): the link, its checks, and who may see it. Test data only. */
 describe('people linked to incidents', () => {
-  let t: TestApp;
-  let author: User;
-  let admin: User;
-  let other: User;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    author = await createUser(t.app, 'contributor');
-    other = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
-  });
-  afterAll(async () => t.close());
+  const { t, author, other, admin } = useTestApp({ author: 'contributor', other: 'contributor', admin: 'admin' });
 
   const post = (slug: string, body: Record<string, unknown>, who: User = author) =>
     call(t.app, { method: 'POST', url: `${API_BASE}/${slug}`, headers: who.auth, payload: { ...sampleFields(CATEGORIES[slug as keyof typeof CATEGORIES], 'Test'), ...body } });

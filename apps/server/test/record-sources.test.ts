@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES } from '@app/shared';
 import { seedSampleContent } from '../src/seed/sample';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp, type User } from './fixtures/app';
 import { multipart, sampleFields } from './records-helpers';
-
-type User = Awaited<ReturnType<typeof createUser>>;
 
 const WITNESS = { kind: 'witness', title: 'Testimony of test witness Q', note: 'Test witness lives at test address 7', withheld: true };
 const REPORT = { kind: 'media', title: 'Test report', publisher: 'Test Daily', date: '2021-03', url: 'https://example.org/test-report', language: 'en' };
 
 /** Sources on every record (issue 39 item 2) and coordinates shown rounded (item 5). Test data only. */
 describe('record sources and coordinates', () => {
-  let t: TestApp;
-  let author: User;
-  let other: User;
-  let admin: User;
-
+  const { t, author, other, admin } = useTestApp({ author: 'contributor', other: 'contributor', admin: 'admin' });
   beforeAll(async () => {
-    t = await createTestApp();
     await seedSampleContent({ db: t.app.db, media: t.app.media, audit: t.app.audit, log: t.app.log });
-    author = await createUser(t.app, 'contributor');
-    other = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
   });
-  afterAll(async () => t.close());
 
   const post = (slug: keyof typeof CATEGORIES, body: Record<string, unknown>) =>
     call(t.app, { method: 'POST', url: `${API_BASE}/${slug}`, headers: author.auth, payload: { ...sampleFields(CATEGORIES[slug], 'Test'), ...body } });

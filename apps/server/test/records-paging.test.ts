@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
-import { createTestApp, type TestApp } from './helpers';
+import { useTestApp } from './fixtures/app';
 
 describe('keyset paging', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
+  const { t } = useTestApp();
 
   // PostgreSQL stores microseconds; a cursor rounded to a JavaScript Date's milliseconds skipped every record of the
   // same millisecond as a page's last one. One statement gives all of these one created_at.

@@ -2,29 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORY_LIST, dataFields, isDateKind, type CategoryDef } from '@app/shared';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp, type User } from './fixtures/app';
 import { imageField, multipart, sampleFields, testImage } from './records-helpers';
 
-type User = Awaited<ReturnType<typeof createUser>>;
-
 describe('records API, every category', () => {
-  let t: TestApp;
-  let owner: User;
-  let other: User;
-  let admin: User;
-  let superUser: User;
+  const { t, owner, other, admin, superUser } = useTestApp({ owner: 'contributor', other: 'contributor', admin: 'admin', superUser: 'super' });
   let seed = 1;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.app, 'contributor');
-    other = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
-    superUser = await createUser(t.app, 'super');
-  });
-  afterAll(async () => t.close());
 
   const url = (path: string) => `${API_BASE}${path}`;
 

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_BASE, searchFiltersSchema, type SearchFilters, type StatisticsResponse } from '@app/shared';
-import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { call } from './helpers';
+import { useTestApp } from './fixtures/app';
 import { computeStatistics } from '../src/modules/statistics/queries';
 
 /** Statistics (GET /statistics) and the trigger-kept counts they read (record_stats). Every record is test data. */
 describe('statistics', () => {
-  let t: TestApp;
-  let owner: Awaited<ReturnType<typeof createUser>>;
-  let admin: Awaited<ReturnType<typeof createUser>>;
-  let superUser: Awaited<ReturnType<typeof createUser>>;
+  const { t, owner, admin, superUser } = useTestApp({ owner: 'contributor', admin: 'admin', superUser: 'super' });
   const url = (path: string) => `${API_BASE}${path}`;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.app, 'contributor');
-    admin = await createUser(t.app, 'admin');
-    superUser = await createUser(t.app, 'super');
-  });
-  afterAll(async () => t.close());
 
   async function create(category: string, fields: Record<string, string>) {
     const res = await call(t.app, {
