@@ -1,12 +1,8 @@
 import { useTranslation } from '../../lib/i18n';
-import { PageTitle } from '../../components/PageTitle';
+import { AccountPage } from './AccountForm';
 
 /** /activation-message: shown after sign-up. */
 export default function ActivationMessagePage() {
   const { t } = useTranslation();
-  return (
-    <section className="account-page">
-      <PageTitle title={t('pages.activationMessage')} />
-    </section>
-  );
+  return <AccountPage title={t('pages.activationMessage')} />;
 }

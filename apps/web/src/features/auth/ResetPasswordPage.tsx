@@ -2,11 +2,9 @@ import { useTranslation } from '../../lib/i18n';
 import { useNavigate, useParams } from 'react-router';
 import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
-import { PageTitle } from '../../components/PageTitle';
-import { FormAlert } from '../../components/FormField';
 import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
-import './auth.css';
+import { AccountForm, AccountPage } from './AccountForm';
 
 const FIELDS = ['email', 'password', 'password2'] as const;
 
@@ -19,17 +17,12 @@ export default function ResetPasswordPage() {
     request(`${USERS_API_BASE}/resetpassword/${encodeURIComponent(token)}`, { method: 'POST', body: values, raw: true }),
   );
   return (
-    <section className="account-page">
-      <PageTitle title={t('pages.resetPassword')} />
-      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.signin, { state: { notice: t('account.passwordChanged') } }))}>
-        <FormAlert messages={form.general} />
+    <AccountPage title={t('pages.resetPassword')}>
+      <AccountForm form={form} onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.signin, { state: { notice: t('account.passwordChanged') } }))} submitLabel={t('account.resetPassword')}>
         <EmailField error={form.errors.email} />
         <AuthField name="password" type="password" autoComplete="new-password" label={t('account.password')} error={form.errors.password} />
         <AuthField name="password2" type="password" autoComplete="new-password" label={t('account.password2')} error={form.errors.password2} />
-        <button type="submit" className="btn" disabled={form.pending}>
-          {t('account.resetPassword')}
-        </button>
-      </form>
-    </section>
+      </AccountForm>
+    </AccountPage>
   );
 }

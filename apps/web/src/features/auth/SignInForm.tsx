@@ -4,12 +4,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
 import { session } from '../../lib/session';
-import { PageTitle } from '../../components/PageTitle';
 import { RouteNotice } from '../../components/RouteNotice';
-import { FormAlert } from '../../components/FormField';
 import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
-import './auth.css';
+import { AccountForm, AccountPage } from './AccountForm';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -43,12 +41,11 @@ export function SignInForm({ title }: { title: string }) {
   };
 
   return (
-    <section className="account-page">
-      <PageTitle title={title} />
+    <AccountPage title={title}>
       <RouteNotice />
-      <form
-        className="account-form"
-        noValidate
+      <AccountForm
+        form={form}
+        submitLabel={t('account.signIn')}
         onSubmit={(e) => {
           const email = String(new FormData(e.currentTarget).get('email') ?? '');
           setResendState({ email, sent: false, error: null });
@@ -58,7 +55,6 @@ export function SignInForm({ title }: { title: string }) {
           });
         }}
       >
-        <FormAlert messages={form.general} />
         {needsActivation ? (
           <div className="resend">
             <button type="button" className="btn btn-secondary" onClick={() => void resend()}>
@@ -70,16 +66,13 @@ export function SignInForm({ title }: { title: string }) {
         ) : null}
         <EmailField error={form.errors.email} />
         <AuthField name="password" type="password" autoComplete="current-password" label={t('account.password')} error={form.errors.password} />
-        <button type="submit" className="btn" disabled={form.pending}>
-          {t('account.signIn')}
-        </button>
-      </form>
+      </AccountForm>
       <p>
         <Link to={paths.forgotPassword}>{t('account.forgotLink')}</Link>
       </p>
       <p>
         <Link to={paths.signup}>{t('account.signUpLink')}</Link>
       </p>
-    </section>
+    </AccountPage>
   );
 }

@@ -2,11 +2,9 @@ import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { USERS_API_BASE, paths } from '@app/shared';
 import { request } from '../../lib/api';
-import { PageTitle } from '../../components/PageTitle';
-import { FormAlert } from '../../components/FormField';
 import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
-import './auth.css';
+import { AccountForm, AccountPage } from './AccountForm';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'password', 'password2'] as const;
 
@@ -16,22 +14,17 @@ export default function SignUpPage() {
   const navigate = useNavigate();
   const form = useAccountForm(FIELDS, (values) => request(`${USERS_API_BASE}/signup`, { method: 'POST', body: values, raw: true }));
   return (
-    <section className="account-page">
-      <PageTitle title={t('pages.signup')} />
-      <form className="account-form" noValidate onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.activationMessage))}>
-        <FormAlert messages={form.general} />
+    <AccountPage title={t('pages.signup')}>
+      <AccountForm form={form} onSubmit={(e) => void form.onSubmit(e, () => navigate(paths.activationMessage))} submitLabel={t('account.signUp')}>
         <AuthField name="firstName" autoComplete="given-name" label={t('account.firstName')} error={form.errors.firstName} />
         <AuthField name="lastName" autoComplete="family-name" label={t('account.lastName')} error={form.errors.lastName} />
         <EmailField error={form.errors.email} />
         <AuthField name="password" type="password" autoComplete="new-password" label={t('account.password')} error={form.errors.password} />
         <AuthField name="password2" type="password" autoComplete="new-password" label={t('account.password2')} error={form.errors.password2} />
-        <button type="submit" className="btn" disabled={form.pending}>
-          {t('account.signUp')}
-        </button>
-      </form>
+      </AccountForm>
       <p>
         <Link to={paths.signin}>{t('account.signInLink')}</Link>
       </p>
-    </section>
+    </AccountPage>
   );
 }

@@ -36,3 +36,15 @@ export const coordinates = [f.latitude, f.longitude, f.geoPrecision] as const sa
 /** Where in Ethiopia: the region from the controlled list, then zone and woreda as written. */
 export const place = [f.region, f.zone, f.woreda] as const satisfies readonly FieldDef[];
 
+
+/** The fields that open a record about a named person: who, where (with the place), and by whom. */
+export const namedPersonFields = [f.title, f.subtitle, f.fullName, f.location, ...place, f.victimizer] as const satisfies readonly FieldDef[];
+
+/** What the people categories (victims, orphans, missing, displaced) share: one image each, approved, in the gallery. */
+export const personCategory = {
+  emptyText: 'empty.data',
+  media: 'image',
+  approvable: true,
+  hasAccessToggle: false,
+  inGallery: true,
+} as const;

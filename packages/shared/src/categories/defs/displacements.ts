@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { f, personCategory, place } from './common';
 
 export const displacements = {
   slug: 'displacements',
@@ -24,10 +24,6 @@ export const displacements = {
   listName: 'Displaced People',
   listTitle: 'category.displacements.listTitle',
   previewLength: 150,
-  emptyText: 'empty.data',
-  media: 'image',
-  approvable: true,
-  hasAccessToggle: false,
-  inGallery: true,
+  ...personCategory,
   cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
 } as const satisfies CategoryDef;

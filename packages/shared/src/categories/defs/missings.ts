@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { f, personCategory, place } from './common';
 
 export const missings = {
   slug: 'missings',
@@ -24,11 +24,7 @@ export const missings = {
   listName: 'Missing',
   listTitle: 'category.missings.listTitle',
   previewLength: 150,
-  emptyText: 'empty.data',
-  media: 'image',
-  approvable: true,
-  hasAccessToggle: false,
-  inGallery: true,
+  ...personCategory,
   cardFields: ['quantity', 'location', 'region', 'victimizer', 'happenedOn'],
   checksDuplicates: true,
 } as const satisfies CategoryDef;

@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { f, namedPersonFields, personCategory } from './common';
 
 export const orphans = {
   slug: 'orphans',
@@ -8,12 +8,7 @@ export const orphans = {
   pickerLabel: 'Orphan',
   pickerOrder: 2,
   fields: [
-    f.title,
-    f.subtitle,
-    f.fullName,
-    f.location,
-    ...place,
-    f.victimizer,
+    ...namedPersonFields,
     { ...f.happenedOn, label: 'field.lostParentsOn' },
     f.incidentId,
     f.sources,
@@ -24,11 +19,7 @@ export const orphans = {
   listName: 'Orphans',
   listTitle: 'category.orphans.listTitle',
   previewLength: 150,
-  emptyText: 'empty.data',
-  media: 'image',
-  approvable: true,
-  hasAccessToggle: false,
-  inGallery: true,
+  ...personCategory,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'happenedOn'],
   checksDuplicates: true,
 } as const satisfies CategoryDef;

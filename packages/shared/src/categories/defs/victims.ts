@@ -1,5 +1,5 @@
 import type { CategoryDef } from '../types';
-import { f, place } from './common';
+import { f, namedPersonFields, personCategory } from './common';
 
 export const victims = {
   slug: 'victims',
@@ -8,12 +8,7 @@ export const victims = {
   pickerLabel: 'Victim',
   pickerOrder: 5,
   fields: [
-    f.title,
-    f.subtitle,
-    f.fullName,
-    f.location,
-    ...place,
-    f.victimizer,
+    ...namedPersonFields,
     f.killingType,
     { ...f.happenedOn, label: 'field.killedOn' },
     f.incidentId,
@@ -25,11 +20,7 @@ export const victims = {
   listName: 'Victims',
   listTitle: 'category.victims.listTitle',
   previewLength: 250,
-  emptyText: 'empty.data',
-  media: 'image',
-  approvable: true,
-  hasAccessToggle: false,
-  inGallery: true,
+  ...personCategory,
   cardFields: ['fullName', 'location', 'region', 'victimizer', 'killingType', 'happenedOn'],
   checksDuplicates: true,
 } as const satisfies CategoryDef;
