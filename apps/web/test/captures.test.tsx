@@ -1,10 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORIES, type LinkCaptureDto, type RecordCapturesDto, type RecordDto } from '@app/shared';
 import i18n from '../src/lib/i18n';
 import { CaptureControls, CitedLinks, citedLinks } from '../src/features/records/LinkCaptures';
 import { testRecord } from './fixtures';
+import { json, mockFetch, renderScreen } from './helpers';
 
 /** The captures section of a detail page, against a stubbed API answer. Test content only. */
 
@@ -31,17 +31,15 @@ const capture = (over: Partial<LinkCaptureDto>): LinkCaptureDto => ({
   ...over,
 });
 
-function answer(body: RecordCapturesDto) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })));
-}
+const answer = (body: RecordCapturesDto) => mockFetch(() => json(body));
 
 /** The cited-links field and the controls below the record, as the detail page shows them. */
 const show = (r: RecordDto, field: string) =>
-  render(
-    <QueryClientProvider client={new QueryClient()}>
+  renderScreen(
+    <>
       <CitedLinks category={CATEGORIES[r.category]!} record={r} field={field} />
       <CaptureControls category={CATEGORIES[r.category]!} record={r} />
-    </QueryClientProvider>,
+    </>,
   );
 
 afterEach(() => {

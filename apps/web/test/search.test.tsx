@@ -1,17 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchResponse } from '@app/shared';
 import '../src/lib/i18n';
 import { SearchView } from '../src/features/search/SearchView';
 import { testRecord } from './fixtures';
+import { json, mockFetch, renderScreen } from './helpers';
 
 /** The search page against a stubbed API answer. Made-up test content and counts only. */
 
-function answer(body: SearchResponse) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })));
-}
+const answer = (body: SearchResponse) => mockFetch(() => json(body));
 
 const response = (over: Partial<SearchResponse>): SearchResponse => ({
   total: 2,
@@ -23,14 +20,9 @@ const response = (over: Partial<SearchResponse>): SearchResponse => ({
   ...over,
 });
 
-const show = () =>
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter initialEntries={['/search?q=testword']}>
-        <SearchView renderRecord={(record) => <p>{record.title}</p>} />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+/** The search page at `url`, each hit shown as its title. */
+const showAt = (url: string) => renderScreen(<SearchView renderRecord={(record) => <p>{record.title}</p>} />, { url });
+const show = () => showAt('/search?q=testword');
 
 afterEach(() => {
   cleanup();
@@ -61,13 +53,7 @@ describe('search page', () => {
 describe('search page on a phone and with a refused address', () => {
   it('"Filters (n)" counts the filters set and opens the panel; the results come before it in the page', async () => {
     answer(response({}));
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter initialEntries={['/search?q=testword&region=amhara&region=afar&from=2020-01-01']}>
-          <SearchView renderRecord={(record) => <p>{record.title}</p>} />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    showAt('/search?q=testword&region=amhara&region=afar&from=2020-01-01');
     const toggle = screen.getByTestId('filters-toggle');
     expect(toggle).toHaveTextContent('Filters (3)');
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -80,17 +66,8 @@ describe('search page on a phone and with a refused address', () => {
   });
 
   it("a refused parameter shows the field's error under it, the filters kept, not 'Something went wrong'", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ from: 'Must be a day (YYYY-MM-DD)', region: 'Not a region' }), { status: 400, headers: { 'content-type': 'application/json' } })),
-    );
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter initialEntries={['/search?q=testword&from=yesterday&region=nowhere']}>
-          <SearchView renderRecord={(record) => <p>{record.title}</p>} />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    mockFetch(() => json({ from: 'Must be a day (YYYY-MM-DD)', region: 'Not a region' }, 400));
+    showAt('/search?q=testword&from=yesterday&region=nowhere');
     expect(await screen.findByTestId('search-refused')).toHaveTextContent('A filter in this address is not valid');
     expect(screen.queryByText(/Something went wrong/)).toBeNull();
     const from = screen.getByLabelText('From');
