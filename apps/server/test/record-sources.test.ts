@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, CATEGORIES } from '@app/shared';
+import { seedSampleContent } from '../src/seed/sample';
 import { call } from './helpers';
 import { useTestApp, type User } from './fixtures/app';
 import { multipart, sampleFields } from './records-helpers';
@@ -10,10 +11,24 @@ const REPORT = { kind: 'media', title: 'Test report', publisher: 'Test Daily', d
 /** Sources on every record (issue 39 item 2) and coordinates shown rounded (item 5). Test data only. */
 describe('record sources and coordinates', () => {
   const { t, author, other, admin } = useTestApp({ author: 'contributor', other: 'contributor', admin: 'admin' });
+  beforeAll(async () => {
+    await seedSampleContent({ db: t.app.db, media: t.app.media, audit: t.app.audit, log: t.app.log });
+  });
 
   const post = (slug: keyof typeof CATEGORIES, body: Record<string, unknown>) =>
     call(t.app, { method: 'POST', url: `${API_BASE}/${slug}`, headers: author.auth, payload: { ...sampleFields(CATEGORIES[slug], 'Test'), ...body } });
   const get = (url: string, who?: User) => call(t.app, { method: 'GET', url: `${API_BASE}${url}`, headers: who?.auth ?? {} });
+
+  it('the sample content shows sources, a withheld testimony, coordinates and people linked to a massacre', async () => {
+    const victims = (await get('/victims?limit=50')).body as { sources: { withheld?: boolean; note?: string }[]; incidentId: string | null; title: string }[];
+    const sample = victims.filter((v) => v.title.startsWith('Sample'));
+    expect(sample.some((v) => v.sources.some((s) => s.withheld && !s.note))).toBe(true);
+    const linked = sample.find((v) => v.incidentId)!;
+    const people = await get(`/massacres/${linked.incidentId}/people`);
+    expect(people.body.total).toBeGreaterThanOrEqual(4);
+    const massacres = (await get('/massacres?limit=50')).body as { latitude: number | null; geoPrecision: string | null }[];
+    expect(massacres.some((m) => m.latitude !== null && m.geoPrecision)).toBe(true);
+  });
 
   it('takes sources as a JSON array, and as JSON text in one multipart field', async () => {
     const json = await post('blogs', { sources: [REPORT] });
@@ -87,7 +102,7 @@ describe('record sources and coordinates', () => {
     }
     const exported = (await get('/export.ndjson?category=massacres', admin)).raw.body.trim().split('\n').map((line) => JSON.parse(line));
     for (const [geoPrecision, latitude, longitude] of cases) {
-      const rows = exported.filter((r: { geoPrecision: string }) => r.geoPrecision === geoPrecision);
+      const rows = exported.filter((r: { geoPrecision: string; title: string }) => r.geoPrecision === geoPrecision && r.title.startsWith('Test'));
       expect(rows.length).toBe(1);
       expect([rows[0].latitude, rows[0].longitude]).toEqual([latitude, longitude]);
     }

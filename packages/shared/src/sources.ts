@@ -106,7 +106,7 @@ export function publicSources(sources: readonly Source[] | null | undefined): So
  * Every source a record cites, for the detail page's numbered list and for exports' source counts: its `sources`,
  * then the links of a massacre's `evidence` (kept as the API has always given them) that no source already names.
  */
-export function citedSources(record: { sources?: unknown; evidence?: unknown }): Source[] {
+export function citedSources(record: { [field: string]: unknown }): Source[] {
   const own = Array.isArray(record.sources) ? (record.sources as Source[]) : [];
   const named = new Set(own.map((s) => s.url).filter(Boolean));
   const evidence = typeof record.evidence === 'string' ? record.evidence.split(/,\s*/).map((u) => u.trim()).filter(Boolean) : [];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { CATEGORY_LIST, REGION_CODES, SAMPLE_LABEL, dataFields, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
+import { CATEGORY_LIST, REGION_CODES, SAMPLE_LABEL, dataFields, incidentField, isDateKind, type CategoryDef, type FieldDef } from '@app/shared';
 import type { Db } from '../db';
 import { records } from '../db/schema';
 import type { AuditService } from '../services/audit';
@@ -58,12 +58,27 @@ function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown
       return 'Sample City';
     case 'streetName':
       return 'Sample Street 1';
+    case 'sources':
+      return sampleSources(category, n);
+    case 'geoPrecision':
+      return (['town', 'woreda', 'region'] as const)[n % 3];
+    case 'latitude':
+      return 8.5 + n * 1.5 + CATEGORY_LIST.indexOf(category) * 0.1;
+    case 'longitude':
+      return 37 + n * 1.5;
   }
   if (field.kind === 'quantity') return (n + 1) * 10;
   // Spread over the regions, so a fresh site's map and statistics show something (the places stay fictional).
   if (field.kind === 'region') return REGION_CODES[(CATEGORY_LIST.indexOf(category) * SAMPLE_PER_CATEGORY + n) % REGION_CODES.length];
   if (isDateKind(field.kind)) return day;
   return null;
+}
+
+/** A sample's sources: a made-up report, and for the first victim a withheld testimony (issue 39 item 2). */
+function sampleSources(category: CategoryDef, n: number) {
+  const report = { kind: 'media', title: `${SAMPLE_LABEL}: report ${n + 1} (fictional)`, publisher: 'Sample Publisher (fictional)', date: '2021-01', url: 'https://example.org/sample-source', language: 'en' };
+  if (category.slug !== 'victims' || n !== 0) return [report];
+  return [{ kind: 'witness', title: `${SAMPLE_LABEL}: witness testimony (fictional)`, note: 'Sample note visible to editors only.', withheld: true }, report];
 }
 
 /**
@@ -97,6 +112,10 @@ export async function seedSampleContent(app: SampleSeedServices): Promise<{ seed
     }),
   );
   const inserted = await app.db.insert(records).values(rows).returning({ id: records.id, category: records.category });
+  // The first two people of each linking category belong to the first sample massacre (issue 39 item 1).
+  const massacre = inserted.find((row) => row.category === 'massacres');
+  const people = CATEGORY_LIST.filter((c) => incidentField(c)).flatMap((c) => inserted.filter((row) => row.category === c.slug).slice(0, 2));
+  if (massacre && people.length) await app.db.update(records).set({ incidentId: massacre.id }).where(inArray(records.id, people.map((p) => p.id)));
   try {
     await attachSampleImages(app.media, inserted, superId);
   } catch (err) {

@@ -17,12 +17,13 @@ import { FieldValue } from './FieldValue';
 import { PrivateMark } from './PrivateMark';
 import { CAPTURED_FIELDS, CaptureControls, CitedLinks } from './LinkCaptures';
 import { RecordActions } from './RecordActions';
+import { IncidentLink, IncidentPeople, SourcesList } from './RecordLinks';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
 import { useCategoryFromPath } from './useCategoryFromPath';
 import './public.css';
 
 /** Fields the title block, description and happened-on date already show. */
-const SHOWN_ELSEWHERE = new Set(['title', 'subtitle', 'description', 'createdAt', 'remark']);
+const SHOWN_ELSEWHERE = new Set(['title', 'subtitle', 'description', 'createdAt', 'remark', 'incidentId', 'sources']);
 
 function RecordFacts({ category, record }: { category: CategoryDef; record: RecordDto }) {
   const { t } = useTranslation();
@@ -112,8 +113,11 @@ export default function DetailPage() {
       </header>
       <RecordMedia category={category} record={record} />
       {Details ? <Details record={record} /> : null}
+      <IncidentLink record={record} />
       <RecordFacts category={category} record={record} />
       <Markdown className="markdown detail-description">{record.description}</Markdown>
+      <IncidentPeople category={category} record={record} />
+      <SourcesList record={record} />
       <CaptureControls category={category} record={record} />
       <ShareControl url={shareUrl} />
       <EvidenceFixity record={record} />
