@@ -9,7 +9,7 @@ import { API_BASE, CATEGORIES } from '@app/shared';
 import { media, records } from '../src/db/schema';
 import { findFfmpeg } from '../src/modules/media/video';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
-import { multipart, sampleFields } from './records-helpers';
+import { bigTestImage, multipart, sampleFields } from './records-helpers';
 
 /** Uploads through the real records routes (multipart parsing, transaction, limits), end to end. */
 
@@ -84,9 +84,7 @@ describe('POST /victims with an image', () => {
   });
 
   it('rejects an image over MAX_IMAGE_MB with 413, creating nothing', async () => {
-    const noise = Buffer.alloc(700 * 700 * 3);
-    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(noise, { raw: { width: 700, height: 700, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await bigTestImage(700);
     expect(big.length).toBeGreaterThan(1024 * 1024);
     const before = await counts();
     const res = await postVictim({ filename: 'big.png', type: 'image/png', data: big });

@@ -14,6 +14,7 @@ import { findFfmpeg } from '../src/modules/media/video';
 import { runMediaVerify } from '../src/modules/media/verify-command';
 import { attachSampleImages } from '../src/modules/media/sample-images';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { bigTestImage } from './records-helpers';
 
 const actorOf = (u: { id: string; role: string }) => ({ id: u.id, role: u.role as Role });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -209,9 +210,7 @@ describe('rejected uploads leave nothing behind', () => {
   });
 
   it('rejects an image over MAX_IMAGE_MB with 413 and stores nothing', async () => {
-    const noise = Buffer.alloc(800 * 800 * 3);
-    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    const big = await sharp(noise, { raw: { width: 800, height: 800, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await bigTestImage(800);
     expect(big.length).toBeGreaterThan(1024 * 1024);
     const before = { rows: await mediaRows(), originals: originalsStored().length };
     const err = await t.app.media.ingest(upload(big, 'big.png', 'image/png'), opts()).catch((e) => e);

@@ -36,6 +36,13 @@ export async function testImage(seed = 0): Promise<Buffer> {
     .toBuffer();
 }
 
+/** An uncompressed PNG of noise, `side` pixels square, that stays large (over 1 MB from about 600 px). */
+export async function bigTestImage(side: number): Promise<Buffer> {
+  const noise = Buffer.alloc(side * side * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+  return sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+}
+
 /** Valid sample values (strings, as a form sends them) for every data field of a category. Test content only. */
 export function sampleFields(category: CategoryDef, label = 'Sample'): Record<string, string> {
   const out: Record<string, string> = {};
