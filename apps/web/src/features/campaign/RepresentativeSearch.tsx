@@ -71,28 +71,35 @@ export function RepresentativeSearch({ directory, onPick }: { directory: Directo
         ) : null}
         {shown
           ? matches.map((rep, i) => (
-              <li
-                key={rep.id}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === active}
-                aria-disabled={rep.available ? undefined : 'true'}
-                className={i === active ? 'is-active' : undefined}
-                // Picked on pointer down, before the input's blur closes the list.
-                onPointerDown={(e) => {
-                  e.preventDefault();
-                  pick(rep);
-                }}
-                onPointerEnter={() => setActive(i)}
-              >
-                <strong>{rep.district}</strong> {rep.name}{' '}
-                <small>
-                  ({rep.province}, {rep.countryName}){rep.available ? '' : ` · ${t('campaign.findUnavailable')}`}
-                </small>
-              </li>
+              <MatchOption key={rep.id} id={optionId(i)} rep={rep} active={i === active} onPick={() => pick(rep)} onHover={() => setActive(i)} />
             ))
           : null}
       </ul>
     </div>
+  );
+}
+
+/** One match of the list: the district, the member and where; an unavailable member is marked and cannot be picked. */
+function MatchOption({ id, rep, active, onPick, onHover }: { id: string; rep: FoundRepresentative; active: boolean; onPick: () => void; onHover: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <li
+      id={id}
+      role="option"
+      aria-selected={active}
+      aria-disabled={rep.available ? undefined : 'true'}
+      className={active ? 'is-active' : undefined}
+      // Picked on pointer down, before the input's blur closes the list.
+      onPointerDown={(e) => {
+        e.preventDefault();
+        onPick();
+      }}
+      onPointerEnter={onHover}
+    >
+      <strong>{rep.district}</strong> {rep.name}{' '}
+      <small>
+        ({rep.province}, {rep.countryName}){rep.available ? '' : ` · ${t('campaign.findUnavailable')}`}
+      </small>
+    </li>
   );
 }

@@ -20,26 +20,10 @@ type GalleryImage = GalleryItemDto;
 export default function ImageEditPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const user = useSession();
-  const queryClient = useQueryClient();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [progress, setProgress] = useState<number | null>(null);
   const image = useQuery({
     queryKey: ['images', 'detail', id],
     queryFn: ({ signal }) => request<GalleryImage>(`/images/${encodeURIComponent(id)}`, { signal }),
-  });
-  const save = useMutation({
-    mutationFn: (form: FormData) => upload<GalleryImage>(`/images/${encodeURIComponent(id)}/edit`, form, { method: 'PUT', onProgress: setProgress }),
-    onSuccess: async (saved) => {
-      await queryClient.invalidateQueries();
-      void navigate(paths.image(saved._id));
-    },
-    onError: (err) => {
-      setProgress(null);
-      setErrors(err instanceof ApiError ? err.fields : { message: String(err) });
-    },
   });
 
   const record = useImageRecord(image.data);
@@ -61,6 +45,28 @@ export default function ImageEditPage() {
       </section>
     );
   }
+  return <ImageEditForm id={id} image={image.data} />;
+}
+
+/** The caption and file form of an image the reader may change; saving opens the image the server answers with. */
+function ImageEditForm({ id, image }: { id: string; image: GalleryImage }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [progress, setProgress] = useState<number | null>(null);
+  const save = useMutation({
+    mutationFn: (form: FormData) => upload<GalleryImage>(`/images/${encodeURIComponent(id)}/edit`, form, { method: 'PUT', onProgress: setProgress }),
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries();
+      void navigate(paths.image(saved._id));
+    },
+    onError: (err) => {
+      setProgress(null);
+      setErrors(err instanceof ApiError ? err.fields : { message: String(err) });
+    },
+  });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -77,11 +83,11 @@ export default function ImageEditPage() {
   return (
     <section>
       <PageTitle title={t('editor.editImage')} />
-      <img src={image.data.imageUrl} alt={image.data.caption ?? image.data.title} className="image-edit-preview" style={{ maxWidth: 320 }} />
+      <img src={image.imageUrl} alt={image.caption ?? image.title} className="image-edit-preview" style={{ maxWidth: 320 }} />
       <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} style={{ display: 'flex', flexDirection: 'column', gap: '1rem' }}>
         <FormAlert messages={general.map(([, m]) => t('editor.saveFailed', { message: m }))} />
         <FormField id="image-caption" label={t('editor.caption')} error={errors.caption}>
-          <input name="caption" defaultValue={image.data.caption ?? ''} {...fieldAria('image-caption', { error: errors.caption })} />
+          <input name="caption" defaultValue={image.caption ?? ''} {...fieldAria('image-caption', { error: errors.caption })} />
         </FormField>
         <FormField id="image-file" label={t('editor.replaceImage')} error={errors.image}>
           <input name="image" type="file" accept="image/*" {...fieldAria('image-file', { error: errors.image })} />
