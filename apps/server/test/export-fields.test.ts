@@ -39,6 +39,9 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
     made.private = await create('massacres', { title: 'Test private massacre (test data)', region: 'afar' });
     expect((await call(t.app, { method: 'PUT', url: `${API_BASE}/massacres/${made.private._id}/access`, headers: admin.auth })).status).toBe(200);
     made.victim = await create('victims', { title: 'Test victim (test data)', fullName: 'ሙከራ ናሙና', region: 'tigray', happenedOn: '2021-03-04T00:00:00', incidentId: made.massacre._id });
+    made.trashedVictim = await create('victims', { title: 'Test trashed victim (test data)', fullName: 'Test Trashed Person', incidentId: made.massacre._id });
+    expect((await call(t.app, { method: 'DELETE', url: `${API_BASE}/victims/${made.trashedVictim._id}/delete`, headers: admin.auth })).status).toBeLessThan(300);
+    made.privateVictim = await create('victims', { title: 'Test victim of the private massacre (test data)', fullName: 'Test Other Person', incidentId: made.private._id });
     made.displacement = await create('displacements', { title: 'Test displacement (test data)', quantity: 40, region: 'oromia' });
     made.blog = await create('blogs', { title: 'Test article (test data)' });
   });
@@ -74,6 +77,8 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
       admin3: api.woreda,
       location: api.location,
       fatalities: String(api.quantity),
+      // The victim linked to it; the one in the trash is not counted.
+      named_people: '1',
       source: 'https://example.org/test-report-a; https://example.org/test-report-b',
       source_count: '2',
       notes: api.shortDescription,
@@ -92,7 +97,9 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
   it("people.csv: one row per person of the people categories, public fields, with incident_id", async () => {
     const rows = rowsOf((await get(`${API_BASE}/export/people.csv`)).body);
     expect(Object.keys(rows[0]!)).toEqual(PEOPLE_COLUMNS.map((c) => c.name));
-    expect(rows.map((r) => r.person_id).sort()).toEqual([made.victim!._id, made.displacement!._id].sort());
+    expect(rows.map((r) => r.person_id).sort()).toEqual([made.victim!._id, made.privateVictim!._id, made.displacement!._id].sort());
+    // A person of a private incident is public, but the incident is not told to an anonymous reader.
+    expect(rows.find((r) => r.person_id === made.privateVictim!._id)?.incident_id).toBe('');
     const victim = rows.find((r) => r.person_id === made.victim!._id)!;
     expect(victim).toMatchObject({ category: 'victims', name: 'ሙከራ ናሙና', date: '2021-03-04', admin1: 'Tigray', admin1_pcode: 'ET01', incident_id: made.massacre!._id });
     expect(rows.find((r) => r.person_id === made.displacement!._id)).toMatchObject({ people: '40', admin1_pcode: 'ET04' });
@@ -101,6 +108,8 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
   it('a signed-in reader exports what they may read (the private massacre too)', async () => {
     const rows = rowsOf((await get(`${API_BASE}/export/incidents.csv`, editor.auth)).body);
     expect(rows.map((r) => r.event_id)).toContain(made.private!._id);
+    expect(rows.find((r) => r.event_id === made.massacre!._id)?.named_people).toBe('1');
+    expect(rows.find((r) => r.event_id === made.private!._id)?.named_people).toBe('1');
   });
 
   it('?hxl=1 puts the HXL hashtag row under the header, as HDX reads it', async () => {

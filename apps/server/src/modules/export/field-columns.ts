@@ -22,6 +22,8 @@ export interface FieldColumn {
 
 export interface ExportContext {
   publicUrl: string;
+  /** incidents.csv: the people linked to each incident of the batch that the exporting reader may read. */
+  namedPeople?: Map<string, number>;
 }
 
 /** Massacres and events: the incidents people are linked to. */
@@ -118,7 +120,7 @@ export const INCIDENT_COLUMNS: readonly FieldColumn[] = [
     hxl: '#affected+killed+named',
     standard: 'site (Every Casualty: named victims)',
     description: 'People on the site linked to this incident (victims, missing people, orphans, displacements)',
-    value: (r) => (typeof r.namedPeople === 'number' ? r.namedPeople : null),
+    value: (r, { namedPeople }) => (namedPeople ? (namedPeople.get(r._id) ?? 0) : null),
   },
   { name: 'source', type: 'string', hxl: '#meta+source', standard: 'ACLED (here the sources\' URLs, separated by "; ")', description: 'Cited sources; witness testimony withheld for safety is never listed', value: (r) => sourceUrls(r).join('; ') || null },
   { name: 'source_count', type: 'integer', hxl: '#meta+source+num', standard: 'site', description: 'How many sources are cited', value: (r) => sourceUrls(r).length },

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, type CategorySlug, type RecordDto, type SearchFilters } from '@app/shared';
 import { csvRows } from './csv';
+import { namedPeopleCounter } from './named-people';
 import { fieldRow, hxlRow, INCIDENT_CATEGORIES, INCIDENT_COLUMNS, PEOPLE_CATEGORIES, PEOPLE_COLUMNS, type FieldColumn } from './field-columns';
 
 /** The export area's own check of who may export what (rate limit, headers), then the records. */
@@ -66,12 +67,16 @@ export function registerFieldFormatRoutes(fastify: FastifyInstance, exportFor: E
       },
       async (request, reply) => {
         const records = await exportFor(app, request, reply, { category: file.categories } as SearchFilters, 'csv', file.name);
+        const countPeople = file.name === 'incidents' ? await namedPeopleCounter(app, request) : undefined;
         const header = (on(request.query.bom) ? '\uFEFF' : '') + csvRows([file.columns.map((c) => c.name), ...(on(request.query.hxl) ? [hxlRow(file.columns)] : [])]);
         return reply.send(
           Readable.from(
             (async function* () {
               yield header;
-              for await (const batch of records) yield csvRows(batch.map((record) => fieldRow(file.columns, record, context)));
+              for await (const batch of records) {
+                const batchContext = countPeople ? { ...context, namedPeople: await countPeople(batch.map((record) => record._id)) } : context;
+                yield csvRows(batch.map((record) => fieldRow(file.columns, record, batchContext)));
+              }
             })(),
           ),
         );
