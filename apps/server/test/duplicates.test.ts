@@ -78,7 +78,7 @@ describe('duplicate people', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };
-  const create = async (category: string, fields: Record<string, string>) => {
+  const create = async (category: string, fields: Record<string, unknown>) => {
     const res = await call(t.app, {
       method: 'POST',
       url: `${API_BASE}/${category}`,
@@ -152,11 +152,29 @@ describe('duplicate people', () => {
     let keep: RecordDto;
     let other: RecordDto;
     let third: RecordDto;
+    let incident: RecordDto;
+    const keptSource = { kind: 'media', title: 'Test report cited by both (test data)', url: 'https://example.org/test-both' };
+    const mergedSource = { kind: 'ngo', title: 'Test report cited by the merged record only (test data)', url: 'https://example.org/test-merged' };
 
     beforeAll(async () => {
-      keep = await create('victims', { title: 'Test victim kept (test data)', fullName: 'Fasika Mukera', woreda: 'Sample woreda', happenedOn: '2022-05-01T00:00:00' });
+      incident = await create('massacres', { title: 'Test massacre of the merged record (test data)' });
+      keep = await create('victims', {
+        title: 'Test victim kept (test data)',
+        fullName: 'Fasika Mukera',
+        woreda: 'Sample woreda',
+        happenedOn: '2022-05-01T00:00:00',
+        sources: [keptSource],
+      });
       const form = multipart(
-        { title: 'Test victim merged (test data)', fullName: 'ፋሲካ ሙከራ', woreda: 'Sample woreda', happenedOn: '2022-05-02T00:00:00', description: 'Test data.' },
+        {
+          title: 'Test victim merged (test data)',
+          fullName: 'ፋሲካ ሙከራ',
+          woreda: 'Sample woreda',
+          happenedOn: '2022-05-02T00:00:00',
+          description: 'Test data.',
+          incidentId: incident._id,
+          sources: JSON.stringify([keptSource, mergedSource]),
+        },
         [{ field: 'image', filename: 'test.png', type: 'image/png', data: await testImage(3) }],
       );
       const res = await call(t.app, { method: 'POST', url: `${API_BASE}/victims`, headers: { ...contributor.auth, ...form.headers }, payload: form.payload });
@@ -200,7 +218,7 @@ describe('duplicate people', () => {
       expect(same.body.second).toBeTruthy();
     });
 
-    it('merges: only admins; the kept record takes the files, the other leads to it, both versions audited, counted once', async () => {
+    it('merges: only admins; the kept record takes the files, sources and incident link, the other leads to it, both versions audited, counted once', async () => {
       const total = async () => Number((await call(t.app, { method: 'GET', url: `${API_BASE}/victims?limit=1` })).headers['x-total-count']);
       const stats = async () =>
         (await call(t.app, { method: 'GET', url: `${API_BASE}/statistics` })).body.categories.find((c: { category: string }) => c.category === 'victims').count as number;
@@ -217,6 +235,8 @@ describe('duplicate people', () => {
       expect(redirect.json().mergedInto).toBe(keep._id);
       const kept = (await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${keep._id}` })).body as RecordDto;
       expect(kept.images.map((image) => image.imageId)).toEqual(other.images.map((image) => image.imageId));
+      expect(kept.incidentId).toBe(incident._id);
+      expect((kept.sources as { title: string }[]).map((source) => source.title)).toEqual([keptSource.title, mergedSource.title]);
       expect((await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${other._id}`, headers: admin.auth })).headers.location).toBe(`${API_BASE}/victims/${keep._id}`);
 
       expect(await total()).toBe(before - 1);
@@ -231,6 +251,8 @@ describe('duplicate people', () => {
         ['merge', keep._id, other._id],
         ['merged', other._id, keep._id],
       ]);
+      expect(audit[0]!.changes.incidentId).toEqual({ before: null, after: incident._id });
+      expect((audit[0]!.changes.sources!.after as unknown[]).length).toBe(2);
       const version = audit[1]!.changes;
       expect(version.fullName).toEqual({ before: 'ፋሲካ ሙከራ', after: 'ፋሲካ ሙከራ' });
       expect(version.mergedInto).toEqual({ before: null, after: keep._id });

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { dataFields, getCategory, type Actor, type CategorySlug, type DismissBody, type MergeBody } from '@app/shared';
+import { dataFields, getCategory, type Actor, type CategorySlug, type DismissBody, type MergeBody, type Source } from '@app/shared';
 import type { Db, Tx } from '../../db';
 import { duplicateDismissals, media, records, type RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
@@ -55,11 +55,18 @@ function livePerson(row: RecordRow | undefined): RecordRow {
   return row;
 }
 
+/** The kept record's sources, then those only the merged record cites (the same source cited by both, once). */
+function sourcesOfBoth(kept: Source[], merged: Source[]): Source[] {
+  const seen = new Set(kept.map((source) => JSON.stringify(source)));
+  return [...kept, ...merged.filter((source) => !seen.has(JSON.stringify(source)))];
+}
+
 export class DuplicateWrites {
   constructor(private readonly services: { db: Db; audit: AuditService }) {}
 
   /**
-   * `merge` becomes part of `keep`: its files move to the kept record (after the kept one's own), and it goes to the
+   * `merge` becomes part of `keep`: its files move to the kept record (after the kept one's own), its sources join the
+   * kept one's (a source both cite once), its incident link is taken where the kept record has none, and it goes to the
    * trash with `mergedInto` set, so lists, counts and statistics count the person once while its address still leads
    * to the kept record. Audited twice: the kept record's new files, and the merged record in full (both versions).
    */
@@ -82,7 +89,9 @@ export class DuplicateWrites {
         .set({ recordId: keepId, position: sql`${media.position} + ${(last?.position ?? 0) + 1}` })
         .where(and(eq(media.recordId, mergeId), isNull(media.removedAt)));
       const now = new Date();
-      await tx.update(records).set({ updatedAt: now }).where(eq(records.id, keepId));
+      const sources = sourcesOfBoth(keep.sources, merged.sources);
+      const incidentId = keep.incidentId ?? merged.incidentId;
+      await tx.update(records).set({ updatedAt: now, sources, incidentId }).where(eq(records.id, keepId));
       const [after] = await tx
         .update(records)
         .set({ deletedAt: now, deletedBy: actor.id, mergedInto: keepId })
@@ -91,6 +100,8 @@ export class DuplicateWrites {
       const { audit } = this.services;
       const keptChanges: Changes = { mergedFrom: { before: null, after: mergeId } };
       if (mergedFiles.length) keptChanges.images = { before: keptFilesBefore, after: [...keptFilesBefore, ...mergedFiles] };
+      if (sources.length !== keep.sources.length) keptChanges.sources = { before: keep.sources, after: sources };
+      if (incidentId !== keep.incidentId) keptChanges.incidentId = { before: keep.incidentId, after: incidentId };
       await audit.append({ actor, action: 'merge', category: keep.category, recordId: keepId, subject: mergeId, changes: keptChanges }, tx);
       await audit.append(
         { actor, action: 'merged', category: merged.category, recordId: mergeId, subject: keepId, changes: bothVersions(merged, after!, mergedFiles) },
