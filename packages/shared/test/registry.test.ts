@@ -40,11 +40,15 @@ describe('category registry', () => {
   });
 
   // The public contract's fields in its order, with the place (region, zone, woreda) after the free-text location.
-  it('declares the create fields of massacres in the order of the public contract', () => {
-    expect(CATEGORIES.massacres.fields.map((f) => f.name)).toEqual([
+  it('declares the create fields of massacres in the order of the public contract, with the casualty-recording fields added', () => {
+    const contract = [
       'caseNum', 'title', 'subtitle', 'quantity', 'location', 'region', 'zone', 'woreda', 'victimizer', 'killingType', 'happenedOn',
       'shortDescription', 'evidence', 'remark', 'description', 'createdAt', 'files',
-    ]);
+    ];
+    const names = CATEGORIES.massacres.fields.map((f) => f.name);
+    expect(names.filter((name) => contract.includes(name))).toEqual(contract);
+    // Issue 39: coordinates beside the place, the ACLED cross-reference, the cited sources.
+    expect(names.filter((name) => !contract.includes(name))).toEqual(['latitude', 'longitude', 'geoPrecision', 'acledEventId', 'sources']);
   });
 });
 
