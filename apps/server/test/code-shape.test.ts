@@ -23,9 +23,7 @@ const REASON = /\blong because\b/i;
 const KNOWN_LONG = new Set([
   'apps/web/src/features/campaign/CampaignForm.tsx CampaignForm',
   'apps/web/src/features/search/SearchView.tsx SearchView',
-  'apps/web/src/features/statistics/FilterForm.tsx FilterForm',
   'apps/web/src/features/statistics/RegionMap.tsx RegionMap',
-  'apps/web/src/features/records/RecordActions.tsx RecordActions',
 ]);
 
 function sourceFiles(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { CATEGORY_SLUGS, REGIONS, regionName, UNKNOWN_REGION, type SearchFilters } from '@app/shared';
 import { goTo } from '../../lib/navigate';
 import { useTranslation } from '../../lib/translate';
@@ -20,6 +20,75 @@ export interface FilterFormProps {
   search: string;
 }
 
+/** A labelled field of the form. */
+function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="statistics-field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** The form's fields, each starting from the address's filters. */
+function FilterFields({ filters, victimizers }: { filters: Partial<SearchFilters>; victimizers: string[] }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <Field id="statistics-q" label={t('statistics.words')}>
+        <input type="search" id="statistics-q" name="q" defaultValue={filters.q ?? ''} maxLength={200} />
+      </Field>
+      <Field id="statistics-category" label={t('statistics.category')}>
+        <select id="statistics-category" name="category" defaultValue={first(filters.category)}>
+          <option value="">{t('statistics.any')}</option>
+          {CATEGORY_SLUGS.map((slug) => (
+            <option key={slug} value={slug}>
+              {t(`statistics.categories.${slug}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="statistics-region" label={t('statistics.region')}>
+        <select id="statistics-region" name="region" defaultValue={first(filters.region)}>
+          <option value="">{t('statistics.any')}</option>
+          {REGIONS.map((r) => (
+            <option key={r.code} value={r.code}>
+              {regionName(r.code, i18n.language)}
+            </option>
+          ))}
+          <option value={UNKNOWN_REGION}>{t('region.unknown')}</option>
+        </select>
+      </Field>
+      <Field id="statistics-victimizer" label={t('statistics.victimizer')}>
+        <input id="statistics-victimizer" name="victimizer" defaultValue={first(filters.victimizer)} list="statistics-victimizers" maxLength={300} />
+      </Field>
+      {victimizers.length ? (
+        <datalist id="statistics-victimizers">
+          {victimizers.map((v) => (
+            <option key={v} value={v} />
+          ))}
+        </datalist>
+      ) : null}
+      <Field id="statistics-killingType" label={t('statistics.killingType')}>
+        <input id="statistics-killingType" name="killingType" defaultValue={first(filters.killingType)} maxLength={300} />
+      </Field>
+      <Field id="statistics-from" label={t('statistics.from')}>
+        <input type="date" id="statistics-from" name="from" defaultValue={filters.from ?? ''} />
+      </Field>
+      <Field id="statistics-to" label={t('statistics.to')}>
+        <input type="date" id="statistics-to" name="to" defaultValue={filters.to ?? ''} />
+      </Field>
+      <Field id="statistics-confirmed" label={t('statistics.confirmed')}>
+        <select id="statistics-confirmed" name="confirmed" defaultValue={filters.confirmed ?? ''}>
+          <option value="">{t('statistics.any')}</option>
+          <option value="true">{t('common.confirmed')}</option>
+          <option value="false">{t('common.notConfirmed')}</option>
+        </select>
+      </Field>
+    </>
+  );
+}
+
 /**
  * An island (it works on a reading page without the app, whose charts are never adopted).
  * The filters of search, as a small form whose state is the address: a plain GET form (it works before the app has
@@ -27,7 +96,7 @@ export interface FilterFormProps {
  * form folds behind "Filters (n)", so a phone shows the counts and the map on its first screen.
  */
 export function FilterForm({ filters, victimizers, pathname, search }: FilterFormProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const params = new URLSearchParams();
@@ -49,64 +118,7 @@ export function FilterForm({ filters, victimizers, pathname, search }: FilterFor
         {t('search.filtersButton', { n: countFilters(filters) })}
       </button>
       <form key={search} id="statistics-filters" className={`statistics-filters${open ? ' is-open' : ''}`} method="get" action={pathname} onSubmit={onSubmit} aria-label={t('statistics.filters')}>
-        <div className="statistics-field">
-          <label htmlFor="statistics-q">{t('statistics.words')}</label>
-          <input type="search" id="statistics-q" name="q" defaultValue={filters.q ?? ''} maxLength={200} />
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-category">{t('statistics.category')}</label>
-          <select id="statistics-category" name="category" defaultValue={first(filters.category)}>
-            <option value="">{t('statistics.any')}</option>
-            {CATEGORY_SLUGS.map((slug) => (
-              <option key={slug} value={slug}>
-                {t(`statistics.categories.${slug}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-region">{t('statistics.region')}</label>
-          <select id="statistics-region" name="region" defaultValue={first(filters.region)}>
-            <option value="">{t('statistics.any')}</option>
-            {REGIONS.map((r) => (
-              <option key={r.code} value={r.code}>
-                {regionName(r.code, i18n.language)}
-              </option>
-            ))}
-            <option value={UNKNOWN_REGION}>{t('region.unknown')}</option>
-          </select>
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-victimizer">{t('statistics.victimizer')}</label>
-          <input id="statistics-victimizer" name="victimizer" defaultValue={first(filters.victimizer)} list="statistics-victimizers" maxLength={300} />
-        </div>
-        {known.length ? (
-          <datalist id="statistics-victimizers">
-            {known.map((v) => (
-              <option key={v} value={v} />
-            ))}
-          </datalist>
-        ) : null}
-        <div className="statistics-field">
-          <label htmlFor="statistics-killingType">{t('statistics.killingType')}</label>
-          <input id="statistics-killingType" name="killingType" defaultValue={first(filters.killingType)} maxLength={300} />
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-from">{t('statistics.from')}</label>
-          <input type="date" id="statistics-from" name="from" defaultValue={filters.from ?? ''} />
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-to">{t('statistics.to')}</label>
-          <input type="date" id="statistics-to" name="to" defaultValue={filters.to ?? ''} />
-        </div>
-        <div className="statistics-field">
-          <label htmlFor="statistics-confirmed">{t('statistics.confirmed')}</label>
-          <select id="statistics-confirmed" name="confirmed" defaultValue={filters.confirmed ?? ''}>
-            <option value="">{t('statistics.any')}</option>
-            <option value="true">{t('common.confirmed')}</option>
-            <option value="false">{t('common.notConfirmed')}</option>
-          </select>
-        </div>
+        <FilterFields filters={filters} victimizers={known} />
         <div className="statistics-filter-actions">
           <button type="submit">{t('statistics.apply')}</button>
           <a href={pathname}>{t('statistics.clear')}</a>
