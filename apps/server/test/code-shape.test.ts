@@ -22,7 +22,6 @@ const REASON = /\blong because\b/i;
  */
 const KNOWN_LONG = new Set([
   'apps/web/src/features/campaign/CampaignForm.tsx CampaignForm',
-  'apps/web/src/features/search/SearchView.tsx SearchView',
   'apps/web/src/features/statistics/RegionMap.tsx RegionMap',
 ]);
 

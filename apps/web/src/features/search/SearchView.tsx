@@ -61,7 +61,6 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
   // Without an answer (a refused address), the picked values still show, so each can be taken back.
   const facets: SearchResponse['facets'] = data?.facets ?? { category: [], region: [], victimizer: [], killingType: [], year: [], confirmed: [] };
   const approx = data?.estimated ?? false;
-  const confirmedCount = (value: 'true' | 'false') => facets?.confirmed.find((c) => c.value === value)?.count;
   // The lists' names, as the statistics and the Browse menu call them ("Education", not the internal "Blog").
   const categoryLabel = (slug: string) => t(`statistics.categories.${slug}`);
   const regionLabel = (code: string) => (code === UNKNOWN_REGION ? t('region.unknown') : regionName(code, i18n.language));
@@ -85,52 +84,8 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
         <div className="search-layout">
           <div className={`search-filters${refused ? ' is-open' : ''}`} id="search-filters">
             <h2 className="visually-hidden">{t('search.filters')}</h2>
-            <fieldset className="search-facet">
-              <legend>{t('search.dates')}</legend>
-              <label htmlFor="search-from">{t('search.from')}</label>
-              <input
-                id="search-from"
-                key={`from-${filters.from ?? ''}`}
-                type="date"
-                name="from"
-                defaultValue={filters.from ?? ''}
-                aria-invalid={refused?.from ? true : undefined}
-                aria-describedby={refused?.from ? 'search-from-error' : undefined}
-              />
-              {refused?.from ? <FieldError id="search-from-error" message={refused.from} /> : null}
-              <label htmlFor="search-to">{t('search.to')}</label>
-              <input
-                id="search-to"
-                key={`to-${filters.to ?? ''}`}
-                type="date"
-                name="to"
-                defaultValue={filters.to ?? ''}
-                aria-invalid={refused?.to ? true : undefined}
-                aria-describedby={refused?.to ? 'search-to-error' : undefined}
-              />
-              {refused?.to ? <FieldError id="search-to-error" message={refused.to} /> : null}
-            </fieldset>
-            <div className="search-facet">
-              <label htmlFor="search-confirmed">{t('search.facet.confirmed')}</label>
-              <select
-                id="search-confirmed"
-                name="confirmed"
-                value={filters.confirmed ?? ''}
-                aria-invalid={refused?.confirmed ? true : undefined}
-                onChange={(e) => go({ filters: { ...filters, confirmed: (e.currentTarget.value || undefined) as SearchFilters['confirmed'] }, cursor: null })}
-              >
-                <option value="">{t('search.any')}</option>
-                <option value="true">
-                  {t('search.confirmed')}
-                  {confirmedCount('true') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('true')})` : ''}
-                </option>
-                <option value="false">
-                  {t('search.notConfirmed')}
-                  {confirmedCount('false') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('false')})` : ''}
-                </option>
-              </select>
-              {refused?.confirmed ? <FieldError id="search-confirmed-error" message={refused.confirmed} /> : null}
-            </div>
+            <DateFilters filters={filters} refused={refused} />
+            <ConfirmedFilter filters={filters} refused={refused} counts={facets.confirmed} approx={approx} go={go} />
             <FacetBoxes name="category" counts={facets.category} picked={picked('category')} label={categoryLabel} onToggle={onToggle('category')} approx={approx} error={refused?.category} />
             <FacetBoxes name="region" counts={facets.region} picked={picked('region')} label={regionLabel} onToggle={onToggle('region')} approx={approx} error={refused?.region} />
             <FacetBoxes name="victimizer" counts={facets.victimizer} picked={picked('victimizer')} label={(v) => v} onToggle={onToggle('victimizer')} approx={approx} error={refused?.victimizer} />
@@ -149,42 +104,7 @@ export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto,
             </p>
             {data?.estimated ? <p className="search-note" data-testid="search-estimated">{t('search.estimatedNote')}</p> : null}
             <DownloadLinks filters={filters} />
-            {isPending ? (
-              <Loading />
-            ) : refused ? (
-              <p className="error-notice" role="alert" data-testid="search-refused">
-                {t('search.refused')}
-              </p>
-            ) : error ? (
-              <ErrorNotice error={error} onRetry={() => void refetch()} />
-            ) : data.hits.length === 0 ? (
-              <p className="empty-state">{t('search.none')}</p>
-            ) : (
-              <>
-                <ol className="search-hits card-list">
-                  {data.hits.map((hit, index) => (
-                    <li key={hit.record._id} className="search-hit">
-                      <AdoptLater>
-                        {renderRecord(hit.record, index)}
-                        <Snippet parts={hit.snippet} />
-                      </AdoptLater>
-                    </li>
-                  ))}
-                </ol>
-                <nav className="search-pages" aria-label={t('search.pages')}>
-                  {state.cursor ? (
-                    <Link to={`${paths.search}?${paramsOfState({ filters, cursor: null })}`} className="btn btn-secondary">
-                      {t('search.first')}
-                    </Link>
-                  ) : null}
-                  {data.nextCursor ? (
-                    <Link to={`${paths.search}?${paramsOfState({ filters, cursor: data.nextCursor })}`} rel="next" className="btn btn-secondary">
-                      {t('search.next')}
-                    </Link>
-                  ) : null}
-                </nav>
-              </>
-            )}
+            <SearchHits answer={{ data, error, isPending, refetch }} refused={Boolean(refused)} state={state} renderRecord={renderRecord} />
           </div>
         </div>
       </form>
@@ -197,5 +117,129 @@ function FieldError({ id, message }: { id: string; message: string }) {
     <p className="field-error" id={id}>
       {message}
     </p>
+  );
+}
+
+type Refused = Partial<Record<FilterField, string>> | null;
+
+/** From and to, each with the server's refusal beside it. */
+function DateFilters({ filters, refused }: { filters: Partial<SearchFilters>; refused: Refused }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="search-facet">
+      <legend>{t('search.dates')}</legend>
+      <label htmlFor="search-from">{t('search.from')}</label>
+      <input
+        id="search-from"
+        key={`from-${filters.from ?? ''}`}
+        type="date"
+        name="from"
+        defaultValue={filters.from ?? ''}
+        aria-invalid={refused?.from ? true : undefined}
+        aria-describedby={refused?.from ? 'search-from-error' : undefined}
+      />
+      {refused?.from ? <FieldError id="search-from-error" message={refused.from} /> : null}
+      <label htmlFor="search-to">{t('search.to')}</label>
+      <input
+        id="search-to"
+        key={`to-${filters.to ?? ''}`}
+        type="date"
+        name="to"
+        defaultValue={filters.to ?? ''}
+        aria-invalid={refused?.to ? true : undefined}
+        aria-describedby={refused?.to ? 'search-to-error' : undefined}
+      />
+      {refused?.to ? <FieldError id="search-to-error" message={refused.to} /> : null}
+    </fieldset>
+  );
+}
+
+/** Confirmed or not, applied at once, with the answer's counts. */
+function ConfirmedFilter({ filters, refused, counts, approx, go }: {
+  filters: Partial<SearchFilters>;
+  refused: Refused;
+  counts: SearchResponse['facets']['confirmed'];
+  approx: boolean;
+  go: (next: SearchState) => void;
+}) {
+  const { t } = useTranslation();
+  const confirmedCount = (value: 'true' | 'false') => counts.find((c) => c.value === value)?.count;
+  return (
+    <div className="search-facet">
+      <label htmlFor="search-confirmed">{t('search.facet.confirmed')}</label>
+      <select
+        id="search-confirmed"
+        name="confirmed"
+        value={filters.confirmed ?? ''}
+        aria-invalid={refused?.confirmed ? true : undefined}
+        onChange={(e) => go({ filters: { ...filters, confirmed: (e.currentTarget.value || undefined) as SearchFilters['confirmed'] }, cursor: null })}
+      >
+        <option value="">{t('search.any')}</option>
+        <option value="true">
+          {t('search.confirmed')}
+          {confirmedCount('true') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('true')})` : ''}
+        </option>
+        <option value="false">
+          {t('search.notConfirmed')}
+          {confirmedCount('false') !== undefined ? ` (${approx ? '≈' : ''}${confirmedCount('false')})` : ''}
+        </option>
+      </select>
+      {refused?.confirmed ? <FieldError id="search-confirmed-error" message={refused.confirmed} /> : null}
+    </div>
+  );
+}
+
+interface SearchAnswer {
+  data: SearchResponse | undefined;
+  error: unknown;
+  isPending: boolean;
+  refetch: () => unknown;
+}
+
+/** The hits of a page with their snippets, and the links to the first and the next page; or why there are none. */
+function SearchHits({ answer, refused, state, renderRecord }: {
+  answer: SearchAnswer;
+  refused: boolean;
+  state: SearchState;
+  renderRecord: (record: RecordDto, index: number) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { data, error, isPending, refetch } = answer;
+  const { filters } = state;
+  if (isPending) return <Loading />;
+  if (refused) {
+    return (
+      <p className="error-notice" role="alert" data-testid="search-refused">
+        {t('search.refused')}
+      </p>
+    );
+  }
+  if (error || !data) return <ErrorNotice error={error} onRetry={() => void refetch()} />;
+  if (data.hits.length === 0) return <p className="empty-state">{t('search.none')}</p>;
+  return (
+    <>
+      <ol className="search-hits card-list">
+        {data.hits.map((hit, index) => (
+          <li key={hit.record._id} className="search-hit">
+            <AdoptLater>
+              {renderRecord(hit.record, index)}
+              <Snippet parts={hit.snippet} />
+            </AdoptLater>
+          </li>
+        ))}
+      </ol>
+      <nav className="search-pages" aria-label={t('search.pages')}>
+        {state.cursor ? (
+          <Link to={`${paths.search}?${paramsOfState({ filters, cursor: null })}`} className="btn btn-secondary">
+            {t('search.first')}
+          </Link>
+        ) : null}
+        {data.nextCursor ? (
+          <Link to={`${paths.search}?${paramsOfState({ filters, cursor: data.nextCursor })}`} rel="next" className="btn btn-secondary">
+            {t('search.next')}
+          </Link>
+        ) : null}
+      </nav>
+    </>
   );
 }
