@@ -1,33 +1,17 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { CampaignField } from './cascade';
 import { useTranslation } from '../../lib/translate';
 import { CAMPAIGN_MESSAGE_ROWS } from '@app/shared';
 import { FormAlert } from '../../components/FormField';
-import { ErrorNotice } from '../../components/Status';
 import { sendLetter, useDirectory } from './api';
-import {
-  CAMPAIGN_FIELDS,
-  applyCascade,
-  authorityEmailOf,
-  chosenRepresentative,
-  defaultLetterOf,
-  emptyValues,
-  letterEdited,
-  letterBody,
-  provincesOf,
-  representativesOf,
-  type CampaignField,
-  type CampaignValues,
-  type CascadeAction,
-  type FoundRepresentative,
-} from './cascade';
-import { LetterChoice, type LetterState } from './LetterChoice';
-import { RepresentativeSearch } from './RepresentativeSearch';
+import { CAMPAIGN_FIELDS, letterBody } from './cascade';
+import { LetterChoice } from './LetterChoice';
+import { useCampaignLetter } from './useCampaignLetter';
 import { formErrors } from '../../lib/formErrors';
-import { SelectField, TextAreaField, TextField } from './fields';
+import { TextAreaField } from './fields';
+import { DetailsFieldset, RepresentativeFieldset } from './CampaignFieldsets';
 import { useWhenNear } from '../../lib/useWhenNear';
 import './campaign.css';
-
-type TextFieldName = Exclude<CampaignField, 'country' | 'province' | 'district'>;
 
 /**
  * The home page's campaign form: write to an elected representative in Canada or Australia. Shown through
@@ -40,86 +24,9 @@ export default function CampaignForm() {
   const rootRef = useRef<HTMLDivElement>(null);
   const [wanted, wantNow] = useWhenNear(rootRef);
   const directory = useDirectory(wanted);
-  const [values, setValues] = useState<CampaignValues>(emptyValues);
-  const [errors, setErrors] = useState<Partial<Record<CampaignField, string>>>({});
-  const [general, setGeneral] = useState<string[]>([]);
-  const [pending, setPending] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [refusals, setRefusals] = useState(0);
-  // A country chosen over the sender's own letter: asked whether to replace it, then offered to undo the replacement.
-  const [letter, setLetter] = useState<LetterState>(null);
-
   const data = directory.data;
-  const dispatch = useCallback(
-    (action: CascadeAction, clears: CampaignField[]) => {
-      setValues((current) => applyCascade(data, current, action));
-      setErrors((current) => {
-        if (!clears.some((f) => current[f])) return current;
-        const next = { ...current };
-        for (const f of clears) delete next[f];
-        return next;
-      });
-    },
-    [data],
-  );
-  const onText = (name: TextFieldName) => (event: { target: { value: string } }) => {
-    if (name === 'message' && letter?.kind === 'replaced') setLetter(null);
-    dispatch({ type: 'field', name, value: event.target.value }, [name]);
-  };
-
-  /**
-   * A country (or a representative, found by the search box) is chosen. The sender's own letter is not thrown away:
-   * when the new country's default letter would replace it, it stays and the form asks.
-   */
-  const chooseCountry = (code: string, rest?: Pick<FoundRepresentative, 'province' | 'district'>) => {
-    const asks = code !== '' && code !== values.country && letterEdited(data, values) && defaultLetterOf(data, code) !== '';
-    const clears: CampaignField[] = ['country', 'province', 'district', ...(asks ? [] : ['message' as const])];
-    if (rest) dispatch({ type: 'representative', country: code, province: rest.province, district: rest.district, keepMessage: asks }, clears);
-    else dispatch({ type: 'country', code, keepMessage: asks }, clears);
-    setLetter(asks ? { kind: 'asking', country: code } : null);
-  };
-  const replaceLetter = () => {
-    if (letter?.kind !== 'asking') return;
-    setLetter({ kind: 'replaced', previous: values.message });
-    dispatch({ type: 'field', name: 'message', value: defaultLetterOf(data, letter.country) }, ['message']);
-  };
-  const undoReplace = () => {
-    if (letter?.kind !== 'replaced') return;
-    dispatch({ type: 'field', name: 'message', value: letter.previous }, ['message']);
-    setLetter(null);
-  };
-
-  // After a refused send, move focus to the first field marked invalid, in the order the form shows them.
-  useEffect(() => {
-    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [refusals]);
-
-  const provinces = provincesOf(data, values);
-  const representatives = representativesOf(data, values);
-  const unavailable = representatives.filter((r) => !r.available);
-  const representative = chosenRepresentative(data, values);
-  const authorityEmail = authorityEmailOf(data, values);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (pending) return;
-    setErrors({});
-    setGeneral([]);
-    setPending(true);
-    try {
-      const sent = await sendLetter(letterBody(data, values));
-      setNotice(sent.notice);
-    } catch (error) {
-      const split = formErrors(error, CAMPAIGN_FIELDS);
-      setErrors(split.fields);
-      const anyField = Object.keys(split.fields).length > 0;
-      setGeneral(anyField ? [t('campaign.fixFields'), ...split.general] : split.general);
-      if (anyField) setRefusals((n) => n + 1);
-    } finally {
-      setPending(false);
-    }
-  }
+  const { values, errors, setErrors, dispatch, onText, letter, chooseCountry, replaceLetter, undoReplace, keepLetter } = useCampaignLetter(data);
+  const { general, pending, notice, setNotice, formRef, onSubmit } = useLetterSending(() => letterBody(data, values), setErrors);
 
   function writeAnother() {
     dispatch({ type: 'anotherLetter' }, []);
@@ -146,93 +53,20 @@ export default function CampaignForm() {
           <p className="campaign-intro">{t('campaign.intro')}</p>
           <FormAlert messages={general} />
 
-          <fieldset>
-            <legend>{t('campaign.yourRepresentative')}</legend>
-            <RepresentativeSearch directory={data} onPick={(rep) => chooseCountry(rep.country, rep)} />
-            <SelectField
-              name="country"
-              label={t('campaign.country')}
-              value={values.country}
-              error={errors.country}
-              aria-busy={directory.isFetching || undefined}
-              hint={directory.isPending && wanted ? t('campaign.loadingDirectory') : undefined}
-              onChange={(e) => chooseCountry(e.target.value)}
-            >
-              <option value="">{t('campaign.chooseCountry')}</option>
-              {(data ?? []).map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </SelectField>
-            {directory.isError ? <ErrorNotice error={directory.error} onRetry={() => void directory.refetch()} /> : null}
-            <SelectField
-              name="province"
-              label={t('campaign.province')}
-              value={values.province}
-              error={errors.province}
-              disabled={provinces.length === 0}
-              onChange={(e) => dispatch({ type: 'province', name: e.target.value }, ['province', 'district'])}
-            >
-              <option value="">{t('campaign.chooseProvince')}</option>
-              {provinces.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              name="district"
-              label={t('campaign.district')}
-              value={values.district}
-              error={errors.district}
-              disabled={representatives.length === 0}
-              describedByExtra={unavailable.length > 0 ? 'campaign-unavailable' : undefined}
-              onChange={(e) => dispatch({ type: 'district', district: e.target.value }, ['district'])}
-            >
-              <option value="">{t('campaign.chooseDistrict')}</option>
-              {representatives.map((r) =>
-                r.available ? (
-                  <option key={r.id} value={r.district}>
-                    {t('campaign.districtOption', { district: r.district, name: r.name })}
-                  </option>
-                ) : (
-                  <option key={r.id} value={r.district} disabled>
-                    {t('campaign.districtUnavailable', { district: r.district, name: r.name })}
-                  </option>
-                ),
-              )}
-            </SelectField>
-            {unavailable.length > 0 ? (
-              <div className="campaign-unavailable" id="campaign-unavailable">
-                <p>{t('campaign.unavailableTitle')}</p>
-                <ul>
-                  {unavailable.map((r) => (
-                    <li key={r.id}>
-                      <strong>{r.name}</strong> ({r.district}): {r.note ?? t('campaign.noEmail')}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : null}
-            <div className="campaign-representative" aria-live="polite" data-testid="campaign-representative">
-              {representative ? (
-                <p>
-                  {t('campaign.representative', { name: representative.name })}
-                  {representative.party ? ` ${t('campaign.party', { party: representative.party })}` : ''}
-                </p>
-              ) : null}
-            </div>
-            {representative ? (
-              <TextField name="authorityEmail" label={t('campaign.authorityEmail')} type="email" value={authorityEmail} readOnly />
-            ) : null}
-          </fieldset>
+          <RepresentativeFieldset
+            directory={directory}
+            loading={directory.isPending && wanted}
+            values={values}
+            errors={errors}
+            dispatch={dispatch}
+            chooseCountry={chooseCountry}
+          />
 
           <LetterChoice
             state={letter}
             countryName={data?.find((c) => c.code === (letter?.kind === 'asking' ? letter.country : values.country))?.name ?? ''}
             onReplace={replaceLetter}
-            onKeep={() => setLetter(null)}
+            onKeep={keepLetter}
             onUndo={undoReplace}
           />
           <TextAreaField
@@ -245,20 +79,7 @@ export default function CampaignForm() {
             onChange={onText('message')}
           />
 
-          <fieldset>
-            <legend>{t('campaign.yourDetails')}</legend>
-            <p className="field-hint">{t('campaign.detailsHint')}</p>
-            <div className="campaign-pair">
-              <TextField name="firstName" label={t('campaign.firstName')} autoComplete="given-name" value={values.firstName} error={errors.firstName} onChange={onText('firstName')} />
-              <TextField name="lastName" label={t('campaign.lastName')} autoComplete="family-name" value={values.lastName} error={errors.lastName} onChange={onText('lastName')} />
-            </div>
-            <TextField name="email" label={t('campaign.email')} type="email" autoComplete="email" value={values.email} error={errors.email} hint={t('campaign.emailHint')} onChange={onText('email')} />
-            <TextField name="streetName" label={t('campaign.streetName')} autoComplete="street-address" value={values.streetName} error={errors.streetName} onChange={onText('streetName')} />
-            <div className="campaign-pair">
-              <TextField name="city" label={t('campaign.city')} autoComplete="address-level2" value={values.city} error={errors.city} onChange={onText('city')} />
-              <TextField name="zipcode" label={t('campaign.zipcode')} autoComplete="postal-code" value={values.zipcode} error={errors.zipcode} onChange={onText('zipcode')} />
-            </div>
-          </fieldset>
+          <DetailsFieldset values={values} errors={errors} onText={onText} />
 
           <button type="submit" className="btn" disabled={pending}>
             {pending ? t('campaign.sending') : t('campaign.send')}
@@ -267,4 +88,45 @@ export default function CampaignForm() {
       )}
     </div>
   );
+}
+
+/**
+ * Sending the letter: at most one send at a time; a refusal keeps everything typed, marks each field the server named
+ * and moves focus to the first of them; a send shows the server's notice (confirm by e-mail) in place of the form.
+ */
+function useLetterSending(body: () => ReturnType<typeof letterBody>, setErrors: (errors: Partial<Record<CampaignField, string>>) => void) {
+  const { t } = useTranslation();
+  const [general, setGeneral] = useState<string[]>([]);
+  const [pending, setPending] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+
+  // After a refused send, move focus to the first field marked invalid, in the order the form shows them.
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
+
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    setErrors({});
+    setGeneral([]);
+    setPending(true);
+    try {
+      const sent = await sendLetter(body());
+      setNotice(sent.notice);
+    } catch (error) {
+      const split = formErrors(error, CAMPAIGN_FIELDS);
+      setErrors(split.fields);
+      const anyField = Object.keys(split.fields).length > 0;
+      setGeneral(anyField ? [t('campaign.fixFields'), ...split.general] : split.general);
+      if (anyField) setRefusals((n) => n + 1);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return { general, pending, notice, setNotice, formRef, onSubmit };
 }
