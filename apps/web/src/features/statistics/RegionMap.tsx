@@ -40,6 +40,29 @@ function classBounds(max: number): number[] {
   return [1, 2, 3, 4, 5].map((i) => Math.ceil((max * i) / 5));
 }
 
+/** The shades and the counts each stands for (none, then five equal steps up to the largest count). */
+function MapLegend({ max, bounds, number }: { max: number; bounds: number[]; number: Intl.NumberFormat }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="region-map-legend" aria-label={t('statistics.map.legend')}>
+      <li>
+        <span className="swatch" style={{ background: NONE }} aria-hidden="true" /> 0
+      </li>
+      {max > 0
+        ? bounds.map((upper, i) => {
+            const lower = i === 0 ? 1 : bounds[i - 1]! + 1;
+            if (lower > upper) return null;
+            return (
+              <li key={upper}>
+                <span className="swatch" style={{ background: SHADES[i] }} aria-hidden="true" /> {lower === upper ? number.format(upper) : `${number.format(lower)}–${number.format(upper)}`}
+              </li>
+            );
+          })
+        : null}
+    </ul>
+  );
+}
+
 /**
  * Ethiopia's regions shaded by their number of records (a choropleth), drawn as SVG by the server; each region is a
  * link to the search of its records with the page's other filters. The boundaries (Natural Earth, before 2020) have
@@ -104,22 +127,7 @@ export function RegionMap({ statistics, filters }: { statistics: StatisticsRespo
           </li>
         ))}
       </ul>
-      <ul className="region-map-legend" aria-label={t('statistics.map.legend')}>
-        <li>
-          <span className="swatch" style={{ background: NONE }} aria-hidden="true" /> 0
-        </li>
-        {max > 0
-          ? bounds.map((upper, i) => {
-              const lower = i === 0 ? 1 : bounds[i - 1]! + 1;
-              if (lower > upper) return null;
-              return (
-                <li key={upper}>
-                  <span className="swatch" style={{ background: SHADES[i] }} aria-hidden="true" /> {lower === upper ? number.format(upper) : `${number.format(lower)}–${number.format(upper)}`}
-                </li>
-              );
-            })
-          : null}
-      </ul>
+      <MapLegend max={max} bounds={bounds} number={number} />
       <p className="region-map-note">{t('statistics.map.snnpNote', { regions: FORMED_FROM_SNNP.map((c) => regionName(c, i18n.language)).join(', ') })}</p>
       {unknown ? <p className="region-map-note">{t('statistics.map.unknownNote', { formatted: number.format(unknown), count: unknown })}</p> : null}
       <p className="region-map-note">{t('statistics.map.source')}</p>
