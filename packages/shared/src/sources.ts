@@ -24,7 +24,8 @@ const optionalText = (max: number) =>
     .nullable()
     .transform((v) => (v ? v : undefined));
 
-function isHttpUrl(value: string): boolean {
+/** An absolute http(s) address with a host: what a record may cite or link. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REGION_CODES } from '../places/regions';
 import { UUID_PATTERN } from '../ids';
-import { sourcesSchema } from '../sources';
+import { isHttpUrl, sourcesSchema } from '../sources';
 import { dataFields } from './registry';
 import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
 
@@ -39,15 +39,6 @@ export function parseDateTime(value: string): Date | null {
 function normaliseZone(zone: string): string {
   if (zone === 'Z') return zone;
   return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Evidence links are joined by a comma and one space. */
