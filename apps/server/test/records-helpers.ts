@@ -48,9 +48,12 @@ export function sampleFields(category: CategoryDef, label = 'Sample'): Record<st
   const out: Record<string, string> = {};
   for (const field of dataFields(category)) {
     switch (field.kind) {
-      case 'text':
-        out[field.name] = `${label} ${field.name} (test data)`;
+      case 'text': {
+        const text = `${label} ${field.name} (test data)`;
+        // A short field (an ACLED id: 40) gets a shorter value that still says it is a test.
+        out[field.name] = field.max && text.length > field.max ? `Test ${field.name}`.slice(0, field.max) : text;
         break;
+      }
       case 'markdown':
         out[field.name] = `**${label}** test description, not real data.`;
         break;
@@ -71,7 +74,8 @@ export function sampleFields(category: CategoryDef, label = 'Sample'): Record<st
         out[field.name] = 'https://example.org/evidence-a, https://example.org/evidence-b';
         break;
       case 'sources':
-        out[field.name] = JSON.stringify([{ kind: 'media', title: `${label} source (test data)`, url: 'https://example.org/test-source' }]);
+        // No link: a cited link is captured, and tests that count captures make their own.
+        out[field.name] = JSON.stringify([{ kind: 'media', title: `${label} source (test data)` }]);
         break;
       case 'coordinate':
         out[field.name] = field.axis === 'latitude' ? '11.5' : '37.5';

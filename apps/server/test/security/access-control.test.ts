@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, CATEGORIES, CATEGORY_LIST, can, dataFields, isDateKind, type Actor, type CategoryDef } from '@app/shared';
+import { randomUUID } from 'node:crypto';
+import { API_BASE, CATEGORIES, CATEGORY_LIST, INCIDENT_CATEGORIES, can, dataFields, isDateKind, type Actor, type CategoryDef } from '@app/shared';
+import { CAPTURED_FIELDS } from '../../src/modules/captures/service';
 import { JwtService } from '../../src/services/jwt';
 import { call, createTestApp, createUser, type TestApp } from '../helpers';
 import { imageField, multipart, sampleFields, testImage } from '../records-helpers';
+
+/** The categories whose records cite links that are captured, each with its captures routes. */
+const CAPTURING = CATEGORY_LIST.filter((c) => dataFields(c).some((f) => (CAPTURED_FIELDS as readonly string[]).includes(f.name)));
 
 /**
  * Every route x every kind of caller, against the permissions table in packages/shared (`can`),
@@ -93,7 +98,6 @@ describe('access control matrix: every route as every caller, unseen records thr
 
   function writeRoutes(): WriteRoute[] {
     const rows: WriteRoute[] = [];
-    const massacres = CATEGORIES.massacres;
     const victims = CATEGORIES.victims;
     for (const category of CATEGORY_LIST) {
       const p = `${API_BASE}/${category.slug}`;
@@ -106,11 +110,28 @@ describe('access control matrix: every route as every caller, unseen records thr
         rows.push({ method: 'DELETE', path: `${p}/{id}/image/{imageId}/delete`, rule: can.modify, needs: { category, withImage: true }, url: (c) => `${p}/${c.record._id}/image/${imageIdOf(c)}/delete` });
       }
     }
-    for (const category of [massacres, CATEGORIES.links]) {
+    for (const category of CAPTURING) {
       const p = `${API_BASE}/${category.slug}`;
       rows.push({ method: 'POST', path: `${p}/{id}/captures`, rule: can.modify, needs: { category }, url: (c) => `${p}/${c.record._id}/captures`, body: () => ({}), alsoAllowed: [409] });
       rows.push({ method: 'PUT', path: `${p}/{id}/captures/settings`, rule: (a) => can.toggleAccess(a), needs: { category }, url: (c) => `${p}/${c.record._id}/captures/settings`, body: () => ({ publicDownload: true }) });
     }
+    for (const category of CATEGORY_LIST.filter((c) => c.checksDuplicates)) {
+      const p = `${API_BASE}/${category.slug}/duplicates`;
+      rows.push({ method: 'GET', path: p, rule: (a) => Boolean(a), url: () => `${p}?name=Access%20test` });
+    }
+    const staff = (a: Actor | null) => a?.role === 'admin' || a?.role === 'super';
+    const noSuchPeople = () => ({ keep: randomUUID(), merge: randomUUID() });
+    rows.push({ method: 'GET', path: `${API_BASE}/duplicates`, rule: staff, url: () => `${API_BASE}/duplicates` });
+    // Made-up ids: staff get as far as finding no such record (404); everyone else is refused before.
+    rows.push({ method: 'POST', path: `${API_BASE}/duplicates/merge`, rule: staff, url: () => `${API_BASE}/duplicates/merge`, body: noSuchPeople, alsoAllowed: [404] });
+    rows.push({
+      method: 'POST',
+      path: `${API_BASE}/duplicates/dismiss`,
+      rule: staff,
+      url: () => `${API_BASE}/duplicates/dismiss`,
+      body: () => ({ first: randomUUID(), second: randomUUID() }),
+      alsoAllowed: [404],
+    });
     const img = `${API_BASE}/images`;
     rows.push({ method: 'PUT', path: `${img}/{id}/edit`, rule: can.modify, needs: { category: victims, withImage: true }, url: (c) => `${img}/${imageIdOf(c)}/edit`, body: () => ({ caption: 'Access test caption' }) });
     rows.push({ method: 'DELETE', path: `${img}/{id}/delete`, rule: can.modify, needs: { category: victims, withImage: true }, url: (c) => `${img}/${imageIdOf(c)}/delete` });
@@ -151,8 +172,10 @@ describe('access control matrix: every route as every caller, unseen records thr
   /** Operations anyone may call: account and campaign forms, public reads. Listed so the coverage check knows them. */
   const PUBLIC_OPERATIONS = new Set([
     ...CATEGORY_LIST.flatMap((c) => [`GET ${API_BASE}/${c.slug}`, `GET ${API_BASE}/${c.slug}/{id}`]),
-    `GET ${API_BASE}/massacres/{id}/captures`,
-    `GET ${API_BASE}/links/{id}/captures`,
+    ...CAPTURING.map((c) => `GET ${API_BASE}/${c.slug}/{id}/captures`),
+    ...INCIDENT_CATEGORIES.map((slug) => `GET ${API_BASE}/${slug}/{id}/people`),
+    `GET ${API_BASE}/export/incidents.csv`,
+    `GET ${API_BASE}/export/people.csv`,
     `GET ${API_BASE}/captures/{captureId}/{file}`,
     `HEAD ${API_BASE}/captures/{captureId}/{file}`,
     `GET ${API_BASE}/news`,
