@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { Fragment, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { UNKNOWN_REGION, paths, regionName, type RecordDto, type SearchFilters, type SearchResponse } from '@app/shared';
 import { AdoptLater } from '../../components/AdoptLater';
@@ -128,28 +128,21 @@ function DateFilters({ filters, refused }: { filters: Partial<SearchFilters>; re
   return (
     <fieldset className="search-facet">
       <legend>{t('search.dates')}</legend>
-      <label htmlFor="search-from">{t('search.from')}</label>
-      <input
-        id="search-from"
-        key={`from-${filters.from ?? ''}`}
-        type="date"
-        name="from"
-        defaultValue={filters.from ?? ''}
-        aria-invalid={refused?.from ? true : undefined}
-        aria-describedby={refused?.from ? 'search-from-error' : undefined}
-      />
-      {refused?.from ? <FieldError id="search-from-error" message={refused.from} /> : null}
-      <label htmlFor="search-to">{t('search.to')}</label>
-      <input
-        id="search-to"
-        key={`to-${filters.to ?? ''}`}
-        type="date"
-        name="to"
-        defaultValue={filters.to ?? ''}
-        aria-invalid={refused?.to ? true : undefined}
-        aria-describedby={refused?.to ? 'search-to-error' : undefined}
-      />
-      {refused?.to ? <FieldError id="search-to-error" message={refused.to} /> : null}
+      {(['from', 'to'] as const).map((name) => (
+        <Fragment key={name}>
+          <label htmlFor={`search-${name}`}>{t(`search.${name}`)}</label>
+          <input
+            id={`search-${name}`}
+            key={`${name}-${filters[name] ?? ''}`}
+            type="date"
+            name={name}
+            defaultValue={filters[name] ?? ''}
+            aria-invalid={refused?.[name] ? true : undefined}
+            aria-describedby={refused?.[name] ? `search-${name}-error` : undefined}
+          />
+          {refused?.[name] ? <FieldError id={`search-${name}-error`} message={refused[name]} /> : null}
+        </Fragment>
+      ))}
     </fieldset>
   );
 }
