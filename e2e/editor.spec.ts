@@ -20,6 +20,8 @@ function sampleValue(field: FieldDef, title: string): string {
       return '12';
     case 'coordinate':
       return '0.5';
+    case 'sources':
+      return JSON.stringify([{ kind: 'other', title: 'Sample source (test only)' }]);
     case 'url':
       return 'https://example.org/sample';
     case 'urlList':
