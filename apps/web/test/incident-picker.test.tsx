@@ -1,10 +1,10 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CATEGORIES, type RecordDto } from '@app/shared';
+import { CATEGORIES, typedPeriod, type IncidentSuggestion, type RecordDto } from '@app/shared';
 import { fieldAria } from '../src/components/FormField';
 import { IncidentPicker } from '../src/features/records/IncidentPicker';
-import { incidentFilters, typedPeriod } from '../src/features/records/incidentSearch';
+import { incidentSuggestParams } from '../src/features/records/incidentSearch';
 import '../src/lib/i18n';
 import { testRecord } from './fixtures';
 import { json, mockFetch, renderScreen } from './helpers';
@@ -14,9 +14,20 @@ const first = testRecord({ _id: '00000000-0000-4000-8000-0000000000a1', category
 const second = testRecord({ _id: '00000000-0000-4000-8000-0000000000a2', category: 'events', title: 'Test event two', startAt: '2022-01-02T00:00:00.000Z', city: 'Test city B' });
 const field = CATEGORIES.victims.fields.find((f) => f.kind === 'incident')!;
 
-function searchAnswer(records: RecordDto[]) {
-  return json({ total: records.length, estimated: false, order: 'relevance', hits: records.map((record) => ({ record, snippet: [] })), facets: {}, nextCursor: null });
+/** The suggestions' answer: each record as GET /incidents/suggest tells it. */
+function suggestAnswer(records: RecordDto[]) {
+  const incidents: IncidentSuggestion[] = records.map((record) => ({
+    id: record._id,
+    category: record.category,
+    title: record.title,
+    date: String(record.happenedOn ?? record.startAt).slice(0, 10),
+    caseNum: null,
+    place: (record.location ?? record.city ?? null) as string | null,
+    region: null,
+  }));
+  return json({ incidents });
 }
+const SUGGEST = '/incidents/suggest';
 
 /** The picker in a form, as the record form holds it; returns the hidden input the form sends. */
 function renderPicker(record?: RecordDto) {
@@ -35,9 +46,10 @@ describe('the incident picker', () => {
     vi.unstubAllGlobals();
   });
 
-  it('asks for massacres and events by words, or by the period of a typed date', () => {
-    expect(incidentFilters('a')).toBeNull();
-    expect(incidentFilters(' test one ')).toEqual({ category: ['events', 'massacres'], q: 'test one' });
+  it('asks for what was typed once it is long enough, spacing tidied; a typed date is a period', () => {
+    expect(incidentSuggestParams('a')).toBeNull();
+    expect(incidentSuggestParams(' test   on ')?.get('q')).toBe('test on');
+    expect(incidentSuggestParams('test')?.get('limit')).toBe('8');
     expect(typedPeriod('2021')).toEqual({ from: '2021-01-01', to: '2021-12-31' });
     expect(typedPeriod('2024-02')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
     expect(typedPeriod('2021-03-05')).toEqual({ from: '2021-03-05', to: '2021-03-05' });
@@ -46,7 +58,7 @@ describe('the incident picker', () => {
   });
 
   it('opens its options as the editor types, moves with the arrows, chooses with Enter and closes with Escape', async () => {
-    const fetchMock = mockFetch((url) => (url.pathname.endsWith('/search') ? searchAnswer([first, second]) : json({}, 404)));
+    const fetchMock = mockFetch((url) => (url.pathname.endsWith(SUGGEST) ? suggestAnswer([first, second]) : json({}, 404)));
     const user = userEvent.setup();
     const { sent } = renderPicker();
     const box = screen.getByRole('combobox', { name: 'Massacre or event' });
@@ -57,11 +69,11 @@ describe('the incident picker', () => {
     expect(box).toHaveAttribute('aria-expanded', 'true');
     expect(box).toHaveAttribute('aria-controls', screen.getByRole('listbox').id);
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('2'));
-    // One request for the pause after typing, not one per letter; massacres and events only.
-    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://localhost')).filter((u) => u.pathname.endsWith('/search'));
+    // One request for the pause after typing, not one per letter, for the partly typed word as typed.
+    const asked = fetchMock.mock.calls.map(([u]) => new URL(String(u), 'http://localhost')).filter((u) => u.pathname.endsWith(SUGGEST));
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.searchParams.getAll('category')).toEqual(['events', 'massacres']);
     expect(asked[0]!.searchParams.get('q')).toBe('test');
+    expect(options[0]).toHaveTextContent('Test place A');
 
     await user.keyboard('{ArrowDown}');
     expect(box).toHaveAttribute('aria-activedescendant', options[0]!.id);
@@ -89,7 +101,7 @@ describe('the incident picker', () => {
   });
 
   it('says when nothing matches, and Enter then does not send the form', async () => {
-    mockFetch(() => searchAnswer([]));
+    mockFetch(() => suggestAnswer([]));
     const submitted = vi.fn((e: Event) => e.preventDefault());
     const user = userEvent.setup();
     renderPicker();

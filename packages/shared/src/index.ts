@@ -18,3 +18,4 @@ export * from './sources';
 export * from './geo';
 export * from './incidents';
 export * from './duplicates';
+export * from './incident-suggest';

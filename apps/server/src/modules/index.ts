@@ -3,6 +3,7 @@ import docsPlugin from './docs/plugin';
 import capturesPlugin from './captures/plugin';
 import recordsPlugin from './records/plugin';
 import searchArea from './search/plugin';
+import incidentSuggestArea from './incident-suggest/plugin';
 import auditRoutes from './audit/plugin';
 import campaignArea from './campaign/plugin';
 import usersArea from './users/plugin';
@@ -23,6 +24,7 @@ export const areaPlugins: FastifyPluginAsync[] = [
   recordsPlugin,
   // After records: a search's hits are records, read as the records area serialises them.
   searchArea,
+  incidentSuggestArea,
   auditRoutes,
   usersArea,
   campaignArea,

@@ -41,6 +41,8 @@ const base64url = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64
 const SEARCH_AND_EXPORT: { name: string; url: (c: CategoryDef, id: string, mark: string) => string }[] = [
   { name: 'search', url: (_c, _id, mark) => `${API_BASE}/search?q=${encodeURIComponent(mark)}` },
   { name: 'search in the category', url: (c) => `${API_BASE}/search?category=${c.slug}&limit=50` },
+  // The incident picker's suggestions: the start of the mark's last word (a prefix query, not a whole word).
+  { name: 'incident suggestions', url: (_c, _id, mark) => `${API_BASE}/incidents/suggest?q=${encodeURIComponent(mark.slice(0, -2))}&limit=10` },
   { name: 'CSV export', url: (c) => `${API_BASE}/export.csv?category=${c.slug}` },
   { name: 'NDJSON export', url: (c) => `${API_BASE}/export.ndjson?category=${c.slug}` },
 ];
@@ -181,6 +183,7 @@ describe('access control matrix: every route as every caller, unseen records thr
     `HEAD ${API_BASE}/captures/{captureId}/{file}`,
     `GET ${API_BASE}/news`,
     `GET ${API_BASE}/search`,
+    `GET ${API_BASE}/incidents/suggest`,
     `GET ${API_BASE}/export.csv`,
     `GET ${API_BASE}/export.ndjson`,
     `GET ${API_BASE}/datapackage.json`,
@@ -268,7 +271,7 @@ describe('access control matrix: every route as every caller, unseen records thr
       // Anonymous exports are limited per address: each export probe comes from its own, so none is answered 429.
       const remoteAddress = url.includes('/export.') ? `198.18.${Math.floor(++exportCaller / 250)}.${exportCaller % 250}` : undefined;
       const res = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'accept-encoding': 'identity' }, remoteAddress });
-      if (url.includes('/export.') || url.includes('/search?')) expect(res.statusCode, url).toBe(200);
+      if (url.includes('/export.') || url.includes('/search?') || url.includes('/suggest?')) expect(res.statusCode, url).toBe(200);
       return { status: res.statusCode, body: res.body };
     };
 
@@ -283,7 +286,7 @@ describe('access control matrix: every route as every caller, unseen records thr
           const shows = res.body.includes(probe.mark);
           const may = probe.readers === 'signed-in' && signedIn;
           if (shows && !may) leaks.push(`${probe.state} ${probe.category.slug} shown by ${path.name} (${path.url}) to ${caller.name}`);
-          if (!shows && may && path.name === 'detail') misses.push(`${probe.state} ${probe.category.slug} not shown by ${path.name} to ${caller.name}`);
+          if (!shows && may && (path.name === 'detail' || path.name === 'incident suggestions')) misses.push(`${probe.state} ${probe.category.slug} not shown by ${path.name} to ${caller.name}`);
         }
         // Image copies: the plain URL (what an anonymous visitor could guess or keep) must not serve them, nor, once
         // the record is trashed, the links an admin was given before (access-control-links.test.ts has the rest).

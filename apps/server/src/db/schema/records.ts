@@ -78,6 +78,10 @@ export const records = pgTable(
     index('records_woreda_idx').on(t.woreda).where(sql`${t.deletedAt} is null and ${t.woreda} is not null`),
     // An incident's people, and the named people counted per incident.
     index('records_incident_idx').on(t.incidentId, t.category).where(sql`${t.deletedAt} is null and ${t.incidentId} is not null`),
+    // The incident picker's suggestions (modules/incident-suggest): a case number found by its first characters.
+    index('records_case_num_prefix_idx')
+      .using('btree', sql`lower(${t.caseNum}) text_pattern_ops`)
+      .where(sql`${t.deletedAt} is null and ${t.caseNum} is not null`),
     index('records_trash_idx').on(t.deletedAt.desc()).where(sql`${t.deletedAt} is not null`),
   ],
 );

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { FieldDef, RecordDto } from '@app/shared';
+import type { FieldDef, IncidentSuggestion, RecordDto } from '@app/shared';
 import { fieldAria } from '../../components/FormField';
 import { formatDate } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useRecord } from './api';
-import { incidentFacts, pickedFrom, storedIncident, type PickedIncident } from './incidentFacts';
+import { incidentFacts, pickedFrom, storedIncident, suggestionFacts, type PickedIncident } from './incidentFacts';
 import { useIncidentSearch } from './incidentSearch';
 import './incident-picker.css';
 
@@ -26,7 +26,7 @@ export function IncidentPicker({ field, common, record }: IncidentPickerProps) {
   const { listId, pickedId, search } = box;
   // The chosen incident is part of the input's description: a screen reader tells it on reaching the field.
   const describedBy = [common['aria-describedby'], box.picked ? pickedId : null].filter(Boolean).join(' ');
-  const open = box.open && search.records.length > 0;
+  const open = box.open && search.incidents.length > 0;
   return (
     <div className="incident-picker">
       <div className="incident-picker-box">
@@ -48,8 +48,8 @@ export function IncidentPicker({ field, common, record }: IncidentPickerProps) {
           onClick={() => box.setOpen(true)}
         />
         <ul id={listId} role="listbox" className="incident-options" aria-label={t('incidentPicker.options')} hidden={!open}>
-          {search.records.map((option, i) => (
-            <IncidentOption key={option._id} id={`${listId}-${i}`} record={option} active={i === box.active} onPick={() => box.pick(option)} />
+          {search.incidents.map((option, i) => (
+            <IncidentOption key={option.id} id={`${listId}-${i}`} incident={option} active={i === box.active} onPick={() => box.pick(option)} />
           ))}
         </ul>
       </div>
@@ -69,7 +69,7 @@ function useIncidentCombobox(initial: PickedIncident | null) {
   const inputRef = useRef<HTMLInputElement>(null);
   const search = useIncidentSearch(text);
   const listId = useId();
-  const count = search.records.length;
+  const count = search.incidents.length;
   // The active option stays in view as the arrows move through a list taller than its box.
   useEffect(() => {
     if (active >= 0) document.getElementById(`${listId}-${active}`)?.scrollIntoView?.({ block: 'nearest' });
@@ -80,8 +80,8 @@ function useIncidentCombobox(initial: PickedIncident | null) {
     setOpen(true);
     setActive(-1);
   };
-  const pick = (record: RecordDto) => {
-    setPicked(pickedFrom(record));
+  const pick = (incident: IncidentSuggestion) => {
+    setPicked(pickedFrom(incident));
     setText('');
     setOpen(false);
     setActive(-1);
@@ -102,7 +102,7 @@ function useIncidentCombobox(initial: PickedIncident | null) {
     } else if (event.key === 'Enter' && (shown || text.trim())) {
       // Enter chooses; while a search is typed it never sends the form (which would save it without an incident).
       event.preventDefault();
-      if (shown && active >= 0) pick(search.records[active]!);
+      if (shown && active >= 0) pick(search.incidents[active]!);
     } else if (event.key === 'Escape') {
       if (shown) setOpen(false);
       else setText('');
@@ -113,15 +113,15 @@ function useIncidentCombobox(initial: PickedIncident | null) {
   return { text, open, setOpen, active, picked, inputRef, search, listId, pickedId: `${listId}-chosen`, statusId: `${listId}-status`, type, pick, clear, onKeyDown };
 }
 
-function IncidentOption({ id, record, active, onPick }: { id: string; record: RecordDto; active: boolean; onPick: () => void }) {
+function IncidentOption({ id, incident, active, onPick }: { id: string; incident: IncidentSuggestion; active: boolean; onPick: () => void }) {
   const { t, i18n } = useTranslation();
-  const facts = incidentFacts(record, i18n.language, t('field.caseNum'));
+  const facts = suggestionFacts(incident, i18n.language, t('field.caseNum'));
   return (
     // The mouse press would blur the input (closing the list) before the click: keep the focus where it is.
     <li id={id} role="option" aria-selected={active} className="incident-option" onMouseDown={(e) => e.preventDefault()} onClick={onPick}>
-      <span className="incident-option-title">{record.title}</span>
+      <span className="incident-option-title">{incident.title}</span>
       <span className="incident-option-facts">
-        {t(`category.${record.category}.singular`)}
+        {t(`category.${incident.category}.singular`)}
         {facts ? ` · ${facts}` : ''}
       </span>
     </li>
@@ -134,8 +134,8 @@ function SearchStatus({ id, text, search }: { id: string; text: string; search: 
   let message = '';
   if (search.error) message = t('incidentPicker.failed');
   else if (search.searching) message = t('incidentPicker.searching');
-  else if (search.asked && search.records.length === 0) message = t('incidentPicker.noMatch', { text: text.trim() });
-  else if (search.asked) message = t('incidentPicker.found', { count: search.records.length });
+  else if (search.asked && search.incidents.length === 0) message = t('incidentPicker.noMatch', { text: text.trim() });
+  else if (search.asked) message = t('incidentPicker.found', { count: search.incidents.length });
   return (
     <p id={id} className="incident-picker-status" role="status">
       {message}
@@ -146,10 +146,13 @@ function SearchStatus({ id, text, search }: { id: string; text: string; search: 
 /** The incident chosen (or stored): title, kind, date and place, with the button that unlinks it. */
 function ChosenIncident({ id, picked, onClear }: { id: string; picked: PickedIncident; onClear: () => void }) {
   const { t, i18n } = useTranslation();
-  // A stored link knows the title and date; its place comes with the incident's own record.
-  const { data: full } = useRecord(picked.category ?? 'massacres', picked.id, !picked.record && !!picked.category);
-  const record = picked.record ?? full;
-  const facts = record ? incidentFacts(record, i18n.language, t('field.caseNum')) : picked.happenedOn ? formatDate(picked.happenedOn, i18n.language) : '';
+  // A stored link knows the title and date; its place comes with the incident's own record (a chosen option tells it).
+  const { suggestion } = picked;
+  const { data: record } = useRecord(picked.category ?? 'massacres', picked.id, !suggestion && !!picked.category);
+  const caseLabel = t('field.caseNum');
+  let facts = picked.happenedOn ? formatDate(picked.happenedOn, i18n.language) : '';
+  if (suggestion) facts = suggestionFacts(suggestion, i18n.language, caseLabel);
+  else if (record) facts = incidentFacts(record, i18n.language, caseLabel);
   const title = picked.unavailable ? t('links.incidentUnavailable') : (record?.title ?? picked.title ?? picked.id);
   return (
     <div className="incident-chosen" data-testid="incident-chosen">

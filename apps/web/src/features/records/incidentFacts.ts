@@ -1,4 +1,4 @@
-import { getCategory, regionName, type CategorySlug, type IncidentRef, type RecordDto } from '@app/shared';
+import { getCategory, regionName, type CategorySlug, type IncidentRef, type IncidentSuggestion, type RecordDto } from '@app/shared';
 import { formatDate } from '../../lib/dates';
 
 /** What the incident picker says of a massacre or event: enough to tell two incidents apart at a glance. */
@@ -11,14 +11,29 @@ function incidentDate(record: RecordDto): string | null {
   return field ? text(record[field.name]) : null;
 }
 
+interface Facts {
+  date: string | null;
+  caseNum: string | null;
+  place: (string | null)[];
+  region: string | null;
+}
+
 /** "12 Mar 2021 · Case 4 · Sample town, Zone, Amhara": date, case number and place, those recorded. */
+function factsLine({ date, caseNum, place, region }: Facts, language: string, caseLabel: string): string {
+  const where = place.map(text).filter(Boolean);
+  if (text(region)) where.push(regionName(region!.trim(), language));
+  return [date ? formatDate(date, language) : null, text(caseNum) ? `${caseLabel} ${caseNum!.trim()}` : null, where.join(', ') || null].filter(Boolean).join(' · ');
+}
+
+/** The facts of a massacre's or event's record. */
 export function incidentFacts(record: RecordDto, language: string, caseLabel: string): string {
-  const date = incidentDate(record);
-  const caseNum = text(record.caseNum);
-  const region = text(record.region);
-  const place = [record.location, record.city, record.woreda, record.zone].map(text).filter(Boolean);
-  if (region) place.push(regionName(region, language));
-  return [date ? formatDate(date, language) : null, caseNum ? `${caseLabel} ${caseNum}` : null, place.join(', ') || null].filter(Boolean).join(' · ');
+  const place = [record.location, record.city, record.woreda, record.zone].map(text);
+  return factsLine({ date: incidentDate(record), caseNum: text(record.caseNum), place, region: text(record.region) }, language, caseLabel);
+}
+
+/** The facts of an incident as GET /incidents/suggest tells it. */
+export function suggestionFacts(suggestion: IncidentSuggestion, language: string, caseLabel: string): string {
+  return factsLine({ date: suggestion.date, caseNum: suggestion.caseNum, place: [suggestion.place], region: suggestion.region }, language, caseLabel);
 }
 
 /** The incident a stored person names, as the picker shows it before its full record is read. */
@@ -29,8 +44,8 @@ export interface PickedIncident {
   title?: string;
   happenedOn?: string | null;
   unavailable?: boolean;
-  /** The whole record, when it was chosen from the options (or read since). */
-  record?: RecordDto;
+  /** What the suggestions said of it, when it was chosen from the options: its date, case number and place. */
+  suggestion?: IncidentSuggestion;
 }
 
 /** The incident the record being edited names, from its `incidentId` and the `incident` the API adds. */
@@ -43,4 +58,10 @@ export function storedIncident(record: RecordDto | undefined): PickedIncident | 
   return { id };
 }
 
-export const pickedFrom = (record: RecordDto): PickedIncident => ({ id: record._id, category: record.category, title: record.title, record });
+export const pickedFrom = (suggestion: IncidentSuggestion): PickedIncident => ({
+  id: suggestion.id,
+  category: suggestion.category,
+  title: suggestion.title,
+  happenedOn: suggestion.date,
+  suggestion,
+});

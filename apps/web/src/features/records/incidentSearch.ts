@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { filtersToSearchParams, INCIDENT_CATEGORIES, type SearchFilters, type SearchResponse } from '@app/shared';
+import { INCIDENT_SUGGEST_Q_MAX, type IncidentSuggestResponse } from '@app/shared';
 import { ApiError, request } from '../../lib/api';
 
 /**
- * The incident picker's search (IncidentPicker.tsx): the massacres and events matching what the editor types, through
- * GET /search (titles, case numbers and places are among its searched fields). A date typed as 2021, 2021-03 or
- * 2021-03-15 is searched as that period of the incident date instead, which the words would not find.
+ * The incident picker's search (IncidentPicker.tsx): the massacres and events whose title, case number or place starts
+ * as the editor types, or whose date is in a typed year, month or day, through GET /incidents/suggest. GET /search
+ * matches whole words only, so a partly typed word would find nothing there.
  */
 
 /** Characters typed before anything is asked: one letter would match most of the collection. */
@@ -16,32 +16,11 @@ export const SEARCH_DEBOUNCE_MS = 250;
 /** Options shown at once: a short list to arrow through; a longer text narrows it. */
 const OPTION_LIMIT = 8;
 
-const YEAR = /^(\d{4})$/;
-const MONTH = /^(\d{4})-(\d{2})$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The days a typed year, month or day covers (the search's from/to filters), or null when it is not a date. */
-export function typedPeriod(text: string): { from: string; to: string } | null {
-  if (YEAR.test(text)) return { from: `${text}-01-01`, to: `${text}-12-31` };
-  const month = MONTH.exec(text);
-  if (month) {
-    const [year, m] = [Number(month[1]), Number(month[2])];
-    if (m < 1 || m > 12) return null;
-    // Day 0 of the next month: the last day of this one.
-    return { from: `${text}-01`, to: `${text}-${pad(new Date(Date.UTC(year, m, 0)).getUTCDate())}` };
-  }
-  const day = DAY.exec(text);
-  if (day && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)) return { from: text, to: text };
-  return null;
-}
-
-/** The search filters of the typed text, or null when too little is typed to ask. */
-export function incidentFilters(typed: string): Partial<SearchFilters> | null {
-  const text = typed.trim();
+/** The query string of the typed text, or null when too little is typed to ask. */
+export function incidentSuggestParams(typed: string): URLSearchParams | null {
+  const text = typed.trim().replace(/\s+/g, ' ').slice(0, INCIDENT_SUGGEST_Q_MAX);
   if (text.length < MIN_SEARCH_CHARS) return null;
-  const category = [...INCIDENT_CATEGORIES].sort() as SearchFilters['category'];
-  return { category, ...(typedPeriod(text) ?? { q: text }) };
+  return new URLSearchParams({ q: text, limit: String(OPTION_LIMIT) });
 }
 
 /** `value`, once it has stayed the same for `ms`. */
@@ -60,24 +39,22 @@ export function useDebounced<T>(value: T, ms: number): T {
  */
 export function useIncidentSearch(typed: string) {
   const settled = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
-  const filters = incidentFilters(settled);
-  const params = filtersToSearchParams(filters ?? {});
-  params.set('limit', String(OPTION_LIMIT));
-  const qs = params.toString();
+  const params = incidentSuggestParams(settled);
+  const qs = params?.toString() ?? '';
   const query = useQuery({
     // Under 'records' (the feature's root key): a record written in this tab is found at once.
-    queryKey: ['records', 'search', 'incidents', qs] as const,
-    queryFn: ({ signal }) => request<SearchResponse>(`/search?${qs}`, { signal }),
-    enabled: filters !== null,
+    queryKey: ['records', 'incident-suggest', qs] as const,
+    queryFn: ({ signal }) => request<IncidentSuggestResponse>(`/incidents/suggest?${qs}`, { signal }),
+    enabled: params !== null,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
     retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
   });
-  const asked = incidentFilters(typed) !== null;
+  const asked = incidentSuggestParams(typed) !== null;
   return {
     asked,
     searching: asked && (settled !== typed.trim() || query.isFetching || query.isPlaceholderData),
-    records: asked && filters ? (query.data?.hits.map((hit) => hit.record) ?? []) : [],
+    incidents: asked && params ? (query.data?.incidents ?? []) : [],
     error: asked ? query.error : null,
   };
 }
