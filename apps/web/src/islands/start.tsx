@@ -4,7 +4,7 @@ import { SlotsProvider, type Slots } from '../components/Slots';
 import { httpsRedirectTarget } from '../lib/https';
 import { setTranslations } from '../lib/translate';
 import { isIslandName, loadIsland } from './registry';
-import { englishStrings } from './strings';
+import { englishStrings, stringsOfPage } from './strings';
 
 /**
  * A reading page's code for a signed-out reader in English (start-app.js chooses it; anyone else gets the app): each
@@ -43,7 +43,7 @@ const unfinished = () => document.querySelector('#main > .status[role="status"]'
 async function start(): Promise<void> {
   // Such a page is the app's to finish.
   if (unfinished()) return startApp();
-  setTranslations(englishStrings(startApp));
+  setTranslations(englishStrings(startApp, stringsOfPage()));
   // An island inside another is part of it: adopted with it.
   const roots = [...document.querySelectorAll<HTMLElement>('island-root')].filter((el) => !el.parentElement?.closest('island-root'));
   const adopted = await Promise.allSettled(roots.map(adopt));
