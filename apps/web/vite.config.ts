@@ -50,7 +50,7 @@ const SHARED_CHUNKS = {
       // import besides the framework, in one request for a reading page (the app uses them too).
       name: 'islands',
       test: pathMatches([
-        /src\/lib\/(https|useWhenNear)\.ts$/,
+        /src\/lib\/(https|useWhenNear|nextTask)\.ts$/,
         /src\/components\/(Slots|Status|SiteMenu|LanguageSwitch|siteLists|CopyButton)\.tsx?$/,
         /src\/features\/(records\/ViewToggle|search\/FiltersToggle|gallery\/ViewerKeys|home\/CampaignSlot)\.tsx$/,
         /shared\/src\/(paths|categories\/routes)\.ts$/,
@@ -58,11 +58,16 @@ const SHARED_CHUNKS = {
       priority: 18,
     },
     {
-      // A record's images: the carousel island and what draws an image (with the graphic guard's "Show"), named after
-      // the island so the server links it on the pages that have one (and only there: the home page and most lists
-      // have none).
+      // A record's images: the carousel island and what draws an image, named after the island so the server links it
+      // on the pages that have one (and only there: the home page and most lists have none).
       name: 'ImageCarousel',
-      test: pathMatches([/src\/components\/(Carousel|ImageCarousel|ResponsiveImage|ShowGraphic)\.tsx$/]),
+      test: pathMatches([/src\/components\/(Carousel|ImageCarousel|ResponsiveImage)\.tsx$/]),
+      priority: 17,
+    },
+    {
+      // The graphic guard's "Show", an island of its own on a list whose card shows a graphic image (same naming).
+      name: 'ShowGraphic',
+      test: pathMatches([/src\/components\/ShowGraphic\.tsx$/]),
       priority: 17,
     },
     {
