@@ -51,6 +51,16 @@ function brandOf(config: Config): BrandConfig {
   };
 }
 
+/** Where a page has moved for good, if an area says so (the first that does). */
+async function movedTo(redirects: readonly PageRedirect[], request: FastifyRequest): Promise<string | null> {
+  const pathname = request.url.split('?', 1)[0] ?? '/';
+  for (const redirect of redirects) {
+    const to = await redirect(pathname);
+    if (to) return to;
+  }
+  return null;
+}
+
 /** The build's files, each a route of its own; hashed assets are cached for good, the rest for an hour. */
 async function serveAssets(app: FastifyInstance, distDir: string) {
   await app.register(fastifyStatic, {
@@ -125,14 +135,6 @@ export default fp(
 
     // Pages carry link previews read from records, so they are cached with the API's public responses and cleared
     // by the same writes. Page loads send no Authorization header (the token lives in local storage).
-    const movedTo = async (request: FastifyRequest): Promise<string | null> => {
-      const pathname = request.url.split('?', 1)[0] ?? '/';
-      for (const redirect of app.pageRedirects) {
-        const to = await redirect(pathname);
-        if (to) return to;
-      }
-      return null;
-    };
     const sendShell = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
       const key = pageCacheKey(request);
       // A stored page is sent to every address of its key, so it is rendered from the key, not from the address that
@@ -143,7 +145,7 @@ export default fp(
         reply,
         async (): Promise<Produced & { cacheable?: boolean }> => {
           // Asked only when the page is not stored: a moved page is never stored (only 200s are).
-          const moved = await movedTo(request);
+          const moved = await movedTo(app.pageRedirects, request);
           if (moved) return { status: 301, headers: { location: moved, 'cache-control': 'no-cache' }, body: '', cacheable: false };
           const page = await app.renderPage(request, address);
           return {

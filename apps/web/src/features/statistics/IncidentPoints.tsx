@@ -75,9 +75,11 @@ export function PointsTable({ answer }: { answer: MapPointsResponse }) {
                   <th scope="row">
                     <a href={paths.detail(point.category, point._id)}>{point.title}</a>
                   </th>
-                  <td>{point.date ? <time dateTime={point.date}>{formatDate(point.date, i18n.language)}</time> : t('statistics.map.points.noDate')}</td>
-                  <td>{placeOf(point, i18n.language)}</td>
-                  <td>{t(`statistics.map.points.precisions.${point.geoPrecision}`)}</td>
+                  <td data-label={t('statistics.map.points.date')}>
+                    {point.date ? <time dateTime={point.date}>{formatDate(point.date, i18n.language)}</time> : t('statistics.map.points.noDate')}
+                  </td>
+                  <td data-label={t('statistics.map.points.place')}>{placeOf(point, i18n.language)}</td>
+                  <td data-label={t('statistics.map.points.precision')}>{t(`statistics.map.points.precisions.${point.geoPrecision}`)}</td>
                 </tr>
               ))}
             </tbody>
