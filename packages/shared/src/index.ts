@@ -1,5 +1,6 @@
 export * from './categories/types';
 export * from './categories/registry';
+export * from './categories/routes';
 export * from './categories/schemas';
 export * from './permissions';
 export * from './api';
@@ -16,6 +17,7 @@ export * from './chromium-flags';
 export * from './ids';
 export * from './sources';
 export * from './geo';
+export * from './map-points';
 export * from './incidents';
 export * from './duplicates';
 export * from './incident-suggest';
