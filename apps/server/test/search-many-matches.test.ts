@@ -185,7 +185,7 @@ describe('search with many matches', () => {
     expect(page.hits).toHaveLength(20);
     // No statement ranked the matches (the exact search's row_number), nor counted them to the limit.
     expect(statements.filter((text) => text.includes('row_number()'))).toEqual([]);
-    expect(statements.some((text) => text.includes(' as matched'))).toBe(true); // the newest-first walk, seen
+    expect(statements.some((text) => text.includes(' as passed'))).toBe(true); // the newest-first walk, seen
     // A rare word is still counted and ranked.
     const rare = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
     expect(rare).toMatchObject({ total: 50, estimated: false, order: 'relevance' });

@@ -229,6 +229,25 @@ function statsDateIndexPart(fields: RegistryFields): RegistryPart {
 }
 
 /**
+ * The index a search's newest-first walk reads (modules/search/newest.ts): the live records newest first, as
+ * records_news_idx, with every column the search's filters test (category, the statistics dimensions, approved, public
+ * and the incident date), so the walk tests the filters in the index (an index-only scan) and reads only the records
+ * they leave to test the words: a common word with two facets read 1,500 records a step to find a page.
+ */
+function searchNewestIndexPart(fields: RegistryFields): RegistryPart {
+  const include = ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'].map((c) => `"${c}"`);
+  const text = `CREATE INDEX "records_search_newest_idx" ON "records" USING btree ("created_at" DESC NULLS LAST, "id" DESC NULLS LAST)\n  INCLUDE (${include.join(', ')})\n  WHERE "deleted_at" IS NULL;`;
+  return {
+    name: 'records_search_newest_idx',
+    find: /CREATE INDEX "records_search_newest_idx"[^;]*;/g,
+    text,
+    apply: `DROP INDEX IF EXISTS "records_search_newest_idx";${BREAK}${text}`,
+    after: ['search_date'],
+    uses: [{ field: 'createdAt', as: 'the order of the search\'s newest-first index' }, ...fields.dimensions.map((field) => ({ field, as: 'a column of the search\'s newest-first index' }))],
+  };
+}
+
+/**
  * The hashed parts of the records a search with many matches counts in (modules/search/sample.ts): the records whose
  * id hashes to 0 modulo each divisor, each with a GIN index of its own.
  */
@@ -286,6 +305,7 @@ export function registryParts(fields: RegistryFields = registryFields()): Regist
     searchDatePart(fields),
     statsTriggerPart(fields),
     statsDateIndexPart(fields),
+    searchNewestIndexPart(fields),
     personNameKeyPart(),
     personNamePart(),
   ];

@@ -4,7 +4,7 @@ import { preparedSqlRows, type Db } from '../../db';
 import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { exactSearch } from './exact';
-import { FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
+import { emptyFacets, FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
 import type { SearchKnowledge } from './knowledge';
 import { matchConditions } from './match';
 import { newestPage } from './newest';
@@ -34,6 +34,8 @@ const SURELY_MANY = 1.25;
 export async function searchRecords(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits = SEARCH_LIMITS, knowledge?: SearchKnowledge): Promise<SearchPage> {
   const { q } = input.filters;
   if (!q) return browse(db, input, visibility, limits);
+  // Filters that leave no record (record_stats says so): nothing to find by text or by name, and nothing to count.
+  if (knowledge && (await knowledge.leavesNone(input.filters, visibility))) return nothingFound(input);
   const byText = await searchText(db, input, visibility, limits, knowledge);
   // Names hold no digits: a case number or a word with digits that full text did not find is not a misspelt name.
   if (byText.total > 0 || /\d/.test(q)) return byText;
@@ -68,6 +70,11 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
     ...page,
     facets: counted.facets,
   };
+}
+
+function nothingFound(input: SearchInput): SearchPage {
+  const order = input.cursor && 'createdAt' in input.cursor ? 'newest' : 'relevance';
+  return { total: 0, estimated: false, order, hits: [], facets: emptyFacets(), nextCursor: null };
 }
 
 /**
