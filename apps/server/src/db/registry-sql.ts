@@ -214,37 +214,24 @@ $$ LANGUAGE plpgsql;`;
   };
 }
 
-/** The index the live part of a date-filtered count reads: it holds every column the count reads (an index-only scan). */
-function statsDateIndexPart(fields: RegistryFields): RegistryPart {
-  const include = ['category', ...fields.dimensions.map(columnOf), ...fields.quantity.map(columnOf), 'approved', 'public'].map((c) => `"${c}"`);
-  const text = `CREATE INDEX "records_stats_date_idx" ON "records" USING btree ("search_date")\n  INCLUDE (${include.join(', ')})\n  WHERE "deleted_at" IS NULL;`;
-  return {
-    name: 'records_stats_date_idx',
-    find: /CREATE INDEX "records_stats_date_idx"[^;]*;/g,
-    text,
-    apply: `DROP INDEX IF EXISTS "records_stats_date_idx";${BREAK}${text}`,
-    after: ['search_date'],
-    uses: [...fields.dimensions, ...fields.quantity].map((field) => ({ field, as: 'a column of the statistics date index' })),
-  };
+/** A btree index over the live records that holds the columns `include` (for index-only scans), made again when they change. */
+function coveringIndexPart(name: string, keys: string, include: string[], uses: FieldUse[]): RegistryPart {
+  const text = `CREATE INDEX "${name}" ON "records" USING btree (${keys})\n  INCLUDE (${include.map((c) => `"${c}"`).join(', ')})\n  WHERE "deleted_at" IS NULL;`;
+  return { name, find: new RegExp(`CREATE INDEX "${name}"[^;]*;`, 'g'), text, apply: `DROP INDEX IF EXISTS "${name}";${BREAK}${text}`, after: ['search_date'], uses };
 }
 
-/**
- * The index a search's newest-first walk reads (modules/search/newest.ts): the live records newest first, as
- * records_news_idx, with every column the search's filters test (category, the statistics dimensions, approved, public
- * and the incident date), so the walk tests the filters in the index (an index-only scan) and reads only the records
- * they leave to test the words: a common word with two facets read 1,500 records a step to find a page.
- */
+/** The index the live part of a date-filtered count reads: it holds every column the count reads (an index-only scan). */
+function statsDateIndexPart(fields: RegistryFields): RegistryPart {
+  const include = ['category', ...fields.dimensions.map(columnOf), ...fields.quantity.map(columnOf), 'approved', 'public'];
+  const uses = [...fields.dimensions, ...fields.quantity].map((field) => ({ field, as: 'a column of the statistics date index' }));
+  return coveringIndexPart('records_stats_date_idx', '"search_date"', include, uses);
+}
+
+/** The newest-first walk's index (search/newest.ts): records_news_idx with every filtered column, tested in the index. */
 function searchNewestIndexPart(fields: RegistryFields): RegistryPart {
-  const include = ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'].map((c) => `"${c}"`);
-  const text = `CREATE INDEX "records_search_newest_idx" ON "records" USING btree ("created_at" DESC NULLS LAST, "id" DESC NULLS LAST)\n  INCLUDE (${include.join(', ')})\n  WHERE "deleted_at" IS NULL;`;
-  return {
-    name: 'records_search_newest_idx',
-    find: /CREATE INDEX "records_search_newest_idx"[^;]*;/g,
-    text,
-    apply: `DROP INDEX IF EXISTS "records_search_newest_idx";${BREAK}${text}`,
-    after: ['search_date'],
-    uses: [{ field: 'createdAt', as: 'the order of the search\'s newest-first index' }, ...fields.dimensions.map((field) => ({ field, as: 'a column of the search\'s newest-first index' }))],
-  };
+  const include = ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'];
+  const uses = ['createdAt', ...fields.dimensions].map((field) => ({ field, as: "a column of the search's newest-first index" }));
+  return coveringIndexPart('records_search_newest_idx', '"created_at" DESC NULLS LAST, "id" DESC NULLS LAST', include, uses);
 }
 
 /**
