@@ -15,6 +15,7 @@ import { httpError, refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { findDuplicates } from './check';
 import { DuplicateWrites } from './merge';
+import { mergedPageRedirect } from './merged-pages';
 import { possibleDuplicates } from './pairs';
 
 const pairsQuery = z.object({
@@ -61,6 +62,8 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const writes = new DuplicateWrites({ db: app.db, audit: app.audit });
   const staffOnly = app.requireRole('admin', 'super');
+  // A merged person's page leads to the kept record's page, as its API address does.
+  app.pageRedirects.push(mergedPageRedirect(app.publicReads));
 
   registerCheckRoutes(fastify);
 
