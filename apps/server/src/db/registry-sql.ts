@@ -260,6 +260,16 @@ function personNameKeyPart(): RegistryPart {
 }
 
 /**
+ * The duplicate check's other ways to a candidate than its name (modules/duplicates/check.ts): the same woreda (by its
+ * Latin key) and a date within a few days, among person records. Their conditions name person_name, so they go when
+ * it is made again, and are made again after it (migration 0019 made the first ones).
+ */
+export const PERSON_REASON_INDEXES = [
+  'CREATE INDEX "records_person_woreda_idx" ON "records" USING btree ("category", person_name_key("woreda")) WHERE "deleted_at" is null and "person_name" is not null;',
+  'CREATE INDEX "records_person_date_idx" ON "records" USING btree ("category", "happened_on") WHERE "deleted_at" is null and "person_name" is not null;',
+];
+
+/**
  * person_name: the name of a person record (CategoryDef.checksDuplicates), its fullName or else its title, keyed by
  * person_name_key (person-names.ts), with a trigram index: the duplicate check (modules/duplicates) reads it.
  */
@@ -270,6 +280,7 @@ function personNamePart(): RegistryPart {
     name: 'person_name',
     ...generatedColumn('person_name', 'text', expression, [
       'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WHERE "deleted_at" is null and "person_name" is not null;',
+      ...PERSON_REASON_INDEXES,
     ]),
     after: ['person_name_key'],
     uses: ['fullName', 'title'].map((field) => ({ field, as: 'the name a duplicate is found by' })),

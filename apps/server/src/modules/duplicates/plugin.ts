@@ -15,11 +15,50 @@ import { httpError, refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { findDuplicates } from './check';
 import { DuplicateWrites } from './merge';
-import { possibleDuplicates } from './pairs';
+import { decodePairsCursor, possibleDuplicates } from './pairs';
+import { scanQueue } from './scan';
+
+/** The header that gives the next page's cursor, as the record lists do (records/reads.ts). */
+const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 const pairsQuery = z.object({
   limit: z.coerce.number({ error: 'Must be a whole number from 1 to 200' }).int({ error: 'Must be a whole number from 1 to 200' }).min(1).max(200).default(50),
+  cursor: z
+    .string({ error: 'Must be the X-Next-Cursor of the page before' })
+    .max(100, { error: 'Must be the X-Next-Cursor of the page before' })
+    .refine((v) => decodePairsCursor(v) !== null, { error: 'Must be the X-Next-Cursor of the page before' })
+    .optional()
+    .describe('Where the page starts: the X-Next-Cursor header of the page before'),
 });
+
+/** How often a process checks the records queued for the duplicate scan, and for how long at most each time. */
+const SCAN_INTERVAL_MS = 30_000;
+const SCAN_BUDGET_MS = 20_000;
+
+/**
+ * Scans the queue in the background, so the pairs of a large import (or of every record, after migration 0019) are
+ * ready before an admin asks. Closing stops it after the batch in progress.
+ */
+function scheduleScan(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | null = null;
+  let closing = false;
+  const run = () => {
+    current ??= scanQueue(app.db, { budgetMs: SCAN_BUDGET_MS, stop: () => closing })
+      .then((scanned) => void (scanned && app.log.info({ scanned }, 'duplicate scan')))
+      .catch((err: unknown) => app.log.error({ err }, 'duplicate scan failed; tried again later'))
+      .finally(() => (current = null));
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(run, SCAN_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearInterval(timer);
+    await current;
+  });
+}
 
 async function actorOf(request: FastifyRequest) {
   const actor = await request.getActor();
@@ -63,6 +102,8 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
   const staffOnly = app.requireRole('admin', 'super');
 
   registerCheckRoutes(fastify);
+  // Tests scan when they read the pairs (the page freshens first) rather than on a timer.
+  if (app.config.NODE_ENV !== 'test') scheduleScan(fastify);
 
   app.get(
     `${API_BASE}/duplicates`,
@@ -70,14 +111,18 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
       preHandler: staffOnly,
       schema: {
         tags: ['duplicates'],
-        summary: 'Possible duplicate people, best first (admin, super)',
+        summary: 'Possible duplicate people of the whole collection, best first, a page at a time (admin, super)',
+        description: 'The next page starts at the X-Next-Cursor header of this one (absent on the last page).',
         querystring: pairsQuery,
         response: { 200: z.array(duplicatePairSchema), ...refusals(400, 401, 403) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
-      return possibleDuplicates(app.db, request.query.limit);
+      const cursor = request.query.cursor ? decodePairsCursor(request.query.cursor) : null;
+      const { pairs, next } = await possibleDuplicates(app.db, request.query.limit, cursor);
+      if (next) reply.header(NEXT_CURSOR_HEADER, next);
+      return pairs;
     },
   );
 
