@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API_BASE, type DuplicatePair } from '@app/shared';
 import { records } from '../src/db/schema';
+import { scanQueue } from '../src/modules/duplicates/scan';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -56,6 +57,7 @@ describe('possible duplicates of the whole table', () => {
   afterAll(async () => t.close());
 
   const page = async (query: string) => {
+    await scanQueue(t.app.db); // as the site's background scan does after a write
     const res = await call(t.app, { method: 'GET', url: `${API_BASE}/duplicates?${query}`, headers: admin.auth });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { pairs: res.body as DuplicatePair[], next: (res.headers['x-next-cursor'] as string | undefined) ?? null };

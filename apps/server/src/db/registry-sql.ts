@@ -1,7 +1,7 @@
 import { getTableColumns } from 'drizzle-orm';
 import { CATEGORY_LIST, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
-import { personNameKeySql } from './person-names';
+import { PERSON_REASON_INDEXES, personNameKeySql } from './person-names';
 import { records } from './schema';
 
 /**
@@ -258,16 +258,6 @@ function personNameKeyPart(): RegistryPart {
   const text = personNameKeySql();
   return { name: 'person_name_key', find: /CREATE OR REPLACE FUNCTION person_name_key\(name text\)[\s\S]*?\n\$\$;/g, text, apply: text, uses: [] };
 }
-
-/**
- * The duplicate check's other ways to a candidate than its name (modules/duplicates/check.ts): the same woreda (by its
- * Latin key) and a date within a few days, among person records. Their conditions name person_name, so they go when
- * it is made again, and are made again after it (migration 0019 made the first ones).
- */
-export const PERSON_REASON_INDEXES = [
-  'CREATE INDEX "records_person_woreda_idx" ON "records" USING btree ("category", person_name_key("woreda")) WHERE "deleted_at" is null and "person_name" is not null;',
-  'CREATE INDEX "records_person_date_idx" ON "records" USING btree ("category", "happened_on") WHERE "deleted_at" is null and "person_name" is not null;',
-];
 
 /**
  * person_name: the name of a person record (CategoryDef.checksDuplicates), its fullName or else its title, keyed by

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { DUPLICATE_REASONS, type DuplicatePair, type DuplicateReason } from '@app/shared';
 import { rowsOf, type Db } from '../../db';
 import { PERSON_COLUMNS_SQL, personOf, type PersonRow } from './check';
-import { scanQueue } from './scan';
 
 /**
  * The admins' "Possible duplicates": pairs of live person records from the whole table, best first, a page at a time.
@@ -10,12 +9,6 @@ import { scanQueue } from './scan';
  * index duplicate_pairs_best_idx and costs the same at a thousand records and at a million (bench: duplicates). Pairs
  * with a record in the trash, or that an admin said are different people, are left out as they are read.
  */
-
-/**
- * Before a page is read, up to this many records written since the last scan are checked, so that a pair just written
- * is on the screen (the background scan takes the rest of a large import: plugin.ts).
- */
-export const FRESHEN_MAX = 500;
 
 /** Where the next page starts: the last pair of this one (score, first, second), as `X-Next-Cursor` gives it. */
 export interface PairsCursor {
@@ -39,7 +32,6 @@ export function decodePairsCursor(text: string): PairsCursor | null {
 type PairRow = { a: PersonRow; b: PersonRow; score: number; name_similarity: number; reasons: string[] };
 
 export async function possibleDuplicates(db: Db, limit: number, cursor: PairsCursor | null): Promise<{ pairs: DuplicatePair[]; next: string | null }> {
-  await scanQueue(db, { max: FRESHEN_MAX });
   const person = (column: string) => sql.raw(`(select row_to_json(x) from (select ${PERSON_COLUMNS_SQL} from records r where r.id = p.${column}) x)`);
   const after = cursor ? sql`and (p.score, p.first, p.second) < (${cursor.score}, ${cursor.first}::uuid, ${cursor.second}::uuid)` : sql``;
   const rows = await rowsOf<PairRow & { first: string; second: string }>(
