@@ -22,6 +22,10 @@ function sampleValue(field: FieldDef, title: string): string {
       return 'https://example.org/sample';
     case 'urlList':
       return 'https://example.org/a, https://example.org/b';
+    case 'sources':
+      return JSON.stringify([{ kind: 'media', title: 'Sample source cited by the browser test (test only)' }]);
+    case 'coordinate':
+      return field.axis === 'latitude' ? '11.5' : '37.5';
     default:
       return field.name === 'title' ? title : `Sample ${field.name}`;
   }
@@ -38,7 +42,10 @@ async function createThroughDashboard(page: Page, category: CategoryDef, title: 
     else if (field.kind === 'images') await input.setInputFiles(await samplePngs(2));
     else if (field.kind === 'video') await input.setInputFiles(sampleMp4());
     else if (field.kind === 'region') await input.selectOption({ label: 'Amhara' });
-    else await input.fill(sampleValue(field, title));
+    else if (field.kind === 'choice' && (await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(field.options![0]!);
+    else if (field.kind === 'choice') await input.fill(field.options![0]!);
+    // Linking a person to an incident has a test of its own; here the optional link stays empty.
+    else if (field.kind !== 'incident') await input.fill(sampleValue(field, title));
   }
   // Chosen images are previewed before sending.
   if (uploadFields(category).some((f) => f.kind !== 'video')) await expect(page.getByRole('list', { name: 'Chosen files' }).locator('img').first()).toBeVisible();
