@@ -85,6 +85,8 @@ type CandidateRow = PersonRow & { similarity: number; same_woreda: boolean | nul
  * with another reason, and those candidates are found through the reason (below).
  */
 export const NAME_ALONE_THRESHOLD = 0.58;
+/** Names at least this alike score SCORE_THRESHOLD with one other reason worth 0.1 (0.6 x 0.4167 + 0.1 rounds to 0.35). */
+export const NAME_ONE_REASON_THRESHOLD = 0.41;
 
 /** The conditions every candidate meets: a live person of the category, readable by the asker, not dismissed. */
 function baseConditions(category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): SQL[] {
@@ -98,20 +100,25 @@ function baseConditions(category: CategorySlug, query: DuplicateQuery, includePr
   return conditions;
 }
 
+/** A date within DUPLICATE_DATE_DAYS of the question's, and the same woreda: each through its own index. */
+function reasonConditions(query: DuplicateQuery): { date: SQL | null; woreda: SQL | null } {
+  // A day wider on each side than sameDate (which decides): a date without a time is read in the session's zone.
+  const around = sql`${`${DUPLICATE_DATE_DAYS + 2} days`}::interval`;
+  return {
+    date: query.happenedOn ? sql`r.happened_on between ${query.happenedOn}::timestamptz - ${around} and ${query.happenedOn}::timestamptz + ${around}` : null,
+    woreda: query.woreda ? sameWoredaSql(sql`r.woreda`, sql`${query.woreda}`) : null,
+  };
+}
+
 /**
- * The records that share a reason with the question (the incident, a date within DUPLICATE_DATE_DAYS, the woreda),
- * each found through its own index (records_incident_idx, records_person_date_idx, records_person_woreda_idx), with a
- * name at least NAME_THRESHOLD alike. Null when the question gives none of them.
+ * The records that score enough with a name only 0.3 alike: the same incident (0.2), or a near date and the same
+ * woreda (0.1 each), found through records_incident_idx and records_person_date_idx with records_person_woreda_idx:
+ * small sets. Null when the question cannot give either.
  */
-function sharedReasonCondition(query: DuplicateQuery): SQL | null {
+function sharedReasonsCondition(query: DuplicateQuery, date: SQL | null, woreda: SQL | null): SQL | null {
   const ways: SQL[] = [];
   if (query.incidentId) ways.push(sql`r.incident_id = ${query.incidentId}::uuid`);
-  if (query.happenedOn) {
-    // A day wider on each side than sameDate (which decides): a date without a time is read in the session's zone.
-    const around = sql`${`${DUPLICATE_DATE_DAYS + 2} days`}::interval`;
-    ways.push(sql`r.happened_on between ${query.happenedOn}::timestamptz - ${around} and ${query.happenedOn}::timestamptz + ${around}`);
-  }
-  if (query.woreda) ways.push(sameWoredaSql(sql`r.woreda`, sql`${query.woreda}`));
+  if (date && woreda) ways.push(sql`(${date} and ${woreda})`);
   return ways.length ? sql`(${sql.join(ways, sql` or `)})` : null;
 }
 
@@ -134,12 +141,19 @@ async function candidateRows(db: Db | Tx, conditions: SQL[], name: string, wored
 export async function findDuplicates(db: Db | Tx, category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): Promise<DuplicateCandidate[]> {
   const base = baseConditions(category, query, includePrivate);
   const name = sql`person_name_key(${query.name})`;
+  const { date, woreda } = reasonConditions(query);
+  // With a date or a woreda, a name 0.42 alike scores enough with one of them: the index is asked at 0.41, and the
+  // names it finds that share neither must be alike enough alone.
+  const oneReason = [date, woreda].filter((c): c is SQL => c !== null);
+  const threshold = oneReason.length ? NAME_ONE_REASON_THRESHOLD : NAME_ALONE_THRESHOLD;
+  const byName = [...base, sql`r.person_name % ${name}`];
+  if (oneReason.length) byName.push(sql`(similarity(r.person_name, ${name}) >= ${NAME_ALONE_THRESHOLD} or ${sql.join(oneReason, sql` or `)})`);
   const rows = await db.transaction(async (tx) => {
     // pg_trgm's `%` reads its threshold from this setting; `true`: for this transaction only.
-    await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(NAME_ALONE_THRESHOLD)}, true)`);
-    return candidateRows(tx, [...base, sql`r.person_name % ${name}`], query.name, query.woreda);
+    await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(threshold)}, true)`);
+    return candidateRows(tx, byName, query.name, query.woreda);
   });
-  const shared = sharedReasonCondition(query);
+  const shared = sharedReasonsCondition(query, date, woreda);
   if (shared) rows.push(...(await candidateRows(db, [...base, shared, sql`similarity(r.person_name, ${name}) >= ${NAME_THRESHOLD}`], query.name, query.woreda)));
   const seen = new Set<string>();
   const candidates = rows.flatMap((row) => {
