@@ -109,7 +109,8 @@ export async function runDuplicates({ site, authorization, people, scan, size })
       (pairs.later ? `${pairs.later.n} pages after it by cursor p50 ${fmt.ms(pairs.later.medianMs)} ms, p95 ${fmt.ms(pairs.later.p95Ms)} ms` : 'no page after it') +
       `; ${fmt.n(pairs.pairsShown)} pairs shown, down to score ${pairs.lowestScoreShown ?? '-'}`,
   );
-  console.log(
+  if (!scan.queued) console.log(`Pair scan: nothing queued (scanned in an earlier run); ${fmt.n(scan.pairs)} pairs stored`);
+  else console.log(
     `Pair scan: ${fmt.n(scan.scanned)} of ${fmt.n(scan.queued)} queued people checked in ${scan.seconds.toFixed(1)} s (${fmt.n(scan.perSecond)}/s, ` +
       `the whole queue in ~${fmt.n(scan.queued / scan.perSecond / 60, 1)} min); ${fmt.n(scan.pairs)} pairs stored` +
       (scan.cleared ? `; ${fmt.n(scan.cleared)} left unscanned (taken off the queue for this run)` : ''),
