@@ -89,6 +89,31 @@ test.describe('statistics and map', () => {
     await expect(page).toHaveURL(/\/search\?region=amhara&confirmed=false$/);
   });
 
+  test('an incident with coordinates is a point on the map that opens its page, listed under the map; the map is not adopted by a script', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(req.url());
+    });
+    await page.goto('/map');
+    // The sample content's first massacre has a place (rounded to its town for the public).
+    const point = page.locator('svg.region-map-svg a.region-map-point').filter({ has: page.locator('title', { hasText: /^Sample massacre 1,/ }) });
+    await expect(point).toHaveCount(1);
+    await expect(point.locator('circle')).toBeVisible();
+    const href = await point.getAttribute('href');
+    expect(href).toMatch(/^\/massacres\/[0-9a-f-]{36}$/);
+    // Named by its <title> for screen readers, and listed in the table under the map with the same address.
+    await expect(page.locator('svg.region-map-svg').getByRole('link', { name: /^Sample massacre 1, / })).toHaveAttribute('href', href!);
+    const listed = page.getByRole('region', { name: /incidents? on the map/i });
+    const row = listed.getByRole('row', { name: /Sample massacre 1/ });
+    await expect(row.getByRole('link', { name: 'Sample massacre 1' })).toHaveAttribute('href', href!);
+    await expect(row.getByRole('cell').last()).toHaveText('Nearest town (about 1 km)');
+    // A signed-out reader's map is the server's drawing: no script of the map's screen is loaded to adopt it.
+    expect(scripts.filter((url) => /MapPage|RegionMap|IncidentPoints|ethiopia/i.test(url))).toEqual([]);
+    await point.click();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Sample massacre 1' })).toBeVisible();
+  });
+
   test('the header links to the statistics, and the home page loads no statistics code', async ({ page }) => {
     const scripts: string[] = [];
     page.on('request', (req) => {

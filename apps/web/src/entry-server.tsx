@@ -102,7 +102,9 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
   if (!leaf.prerender) return renderFrame(url, brand, handles.map((h) => h.module));
 
   const queryClient = createQueryClient();
-  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
+  // A refused read (a 400 for a bad address) is drawn as refused: retryOnMount would draw a failed query as loading
+  // again, and a reading page has no app to load it afterwards.
+  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false, retryOnMount: false } });
   const router = createStaticRouter(handler.dataRoutes, context);
   let islands = new Set<IslandName>();
   const page = () => {

@@ -16,5 +16,6 @@ export * from './chromium-flags';
 export * from './ids';
 export * from './sources';
 export * from './geo';
+export * from './map-points';
 export * from './incidents';
 export * from './duplicates';

@@ -21,6 +21,34 @@ interface SampleSeedServices {
   log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
+type RegionCode = (typeof REGION_CODES)[number];
+
+/** Spread over the regions, so a fresh site's map and statistics show something (the places stay fictional). */
+function sampleRegion(category: CategoryDef, n: number): RegionCode {
+  return REGION_CODES[(CATEGORY_LIST.indexOf(category) * SAMPLE_PER_CATEGORY + n) % REGION_CODES.length]!;
+}
+
+/**
+ * A point (latitude, longitude) well inside each region, no named place: where a sample incident in that region is put
+ * on the map (the public sees it rounded to its precision, which may move it by up to half a degree).
+ */
+const SAMPLE_POINTS: Record<RegionCode, [number, number]> = {
+  afar: [12.1, 40.9],
+  amhara: [11.4, 38.1],
+  'benishangul-gumuz': [10.6, 35.4],
+  'central-ethiopia': [7.9, 38.1],
+  gambela: [7.9, 34.6],
+  harari: [9.3, 42.1],
+  oromia: [8.4, 39.6],
+  sidama: [6.8, 38.6],
+  somali: [7.1, 43.6],
+  'south-ethiopia': [5.9, 37.1],
+  'south-west-ethiopia': [7.1, 35.9],
+  tigray: [13.8, 39.1],
+  'addis-ababa': [9.0, 38.8],
+  'dire-dawa': [9.6, 41.9],
+};
+
 /** Sample values per field kind: plainly invented, labelled, naming no real person or place as a victim. */
 function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown {
   const day = new Date(Date.UTC(2020, n, 10 + n, 8, 30));
@@ -62,14 +90,14 @@ function sampleValue(category: CategoryDef, field: FieldDef, n: number): unknown
       return sampleSources(category, n);
     case 'geoPrecision':
       return (['town', 'woreda', 'region'] as const)[n % 3];
+    // A point inside the sample's own region, so the map's point and the listed region agree.
     case 'latitude':
-      return 8.5 + n * 1.5 + CATEGORY_LIST.indexOf(category) * 0.1;
+      return SAMPLE_POINTS[sampleRegion(category, n)][0];
     case 'longitude':
-      return 37 + n * 1.5;
+      return SAMPLE_POINTS[sampleRegion(category, n)][1];
   }
   if (field.kind === 'quantity') return (n + 1) * 10;
-  // Spread over the regions, so a fresh site's map and statistics show something (the places stay fictional).
-  if (field.kind === 'region') return REGION_CODES[(CATEGORY_LIST.indexOf(category) * SAMPLE_PER_CATEGORY + n) % REGION_CODES.length];
+  if (field.kind === 'region') return sampleRegion(category, n);
   if (isDateKind(field.kind)) return day;
   return null;
 }

@@ -43,6 +43,7 @@ const SEARCH_AND_EXPORT: { name: string; url: (c: CategoryDef, id: string, mark:
   { name: 'search in the category', url: (c) => `${API_BASE}/search?category=${c.slug}&limit=50` },
   { name: 'CSV export', url: (c) => `${API_BASE}/export.csv?category=${c.slug}` },
   { name: 'NDJSON export', url: (c) => `${API_BASE}/export.ndjson?category=${c.slug}` },
+  { name: 'map points', url: (c) => `${API_BASE}/statistics/points?category=${c.slug}` },
 ];
 let exportCaller = 0;
 
@@ -185,6 +186,7 @@ describe('access control matrix: every route as every caller, unseen records thr
     `GET ${API_BASE}/export.ndjson`,
     `GET ${API_BASE}/datapackage.json`,
     `GET ${API_BASE}/statistics`,
+    `GET ${API_BASE}/statistics/points`,
     `GET ${API_BASE}/images`,
     `GET ${API_BASE}/images/{id}`,
     `GET ${API_BASE}/audit/checkpoints`,

@@ -50,7 +50,7 @@ export interface FieldDef {
   linksTo?: readonly CategorySlug[];
   /** `coordinate` fields: which of the two (bounds -90..90 or -180..180). */
   axis?: 'latitude' | 'longitude';
-  /** `choice` fields: the values allowed, in form order; their labels are the i18n keys `${label}.${value}`. */
+  /** `choice` fields: the values allowed, in form order; their labels are the i18n keys `choice.${name}.${value}`. */
   options?: readonly string[];
 }
 

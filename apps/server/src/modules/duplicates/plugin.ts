@@ -15,6 +15,7 @@ import { httpError, refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { findDuplicates } from './check';
 import { DuplicateWrites } from './merge';
+import { mergedPageRedirect } from './merged-pages';
 import { decodePairsCursor, possibleDuplicates } from './pairs';
 import { scanQueue } from './scan';
 
@@ -116,6 +117,8 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const writes = new DuplicateWrites({ db: app.db, audit: app.audit });
   const staffOnly = app.requireRole('admin', 'super');
+  // A merged person's page leads to the kept record's page, as its API address does.
+  app.pageRedirects.push(mergedPageRedirect(app.publicReads));
 
   registerCheckRoutes(fastify);
   // Tests scan when they mean to (scanQueue), so that no write leaves work running behind the requests they check.

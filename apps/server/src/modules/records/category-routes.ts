@@ -6,7 +6,7 @@ import { refusals } from '../../errors';
 import { openBody } from './body';
 import { pageQuerySchema } from './paging';
 import { CHANGE_REFUSALS, WRITE_CONSUMES, bodyDocSchema, documentOnlyBody, idParams, imageParams, requireId, type RecordRoutes } from './routes-context';
-import { categoryRecordSchema, notModified } from './schemas';
+import { categoryRecordSchema, mergedRedirectBody, notModified } from './schemas';
 
 /** Every category: one set of handlers, configured by its registry entry. */
 export function registerCategoryRoutes(fastify: FastifyInstance, routes: RecordRoutes, category: CategoryDef): void {
@@ -62,7 +62,16 @@ function registerCategoryReads(fastify: FastifyInstance, { sendRead }: RecordRou
   );
   app.get(
     `${base}/:id`,
-    { schema: { tags, summary: `One ${category.slug} record`, params: idParams, response: { 200: record, 304: notModified, ...refusals(400, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: `One ${category.slug} record`,
+        // A person merged into another answers 301 to the kept record (for a reader who may read it).
+        ...(category.checksDuplicates ? { description: 'A record merged into another answers 301 with the kept record\'s address in Location.' } : {}),
+        params: idParams,
+        response: { 200: record, ...(category.checksDuplicates ? { 301: mergedRedirectBody } : {}), 304: notModified, ...refusals(400, 404) },
+      },
+    },
     (request, reply) => sendRead(request, reply, { kind: 'one', category: category.slug, id: recordId(request) }),
   );
 }

@@ -98,7 +98,7 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   switch (target.kind) {
     case 'one': {
       const [fragment] = await recordsAsFragments(app, [target.id], undefined, [], reader);
-      if (fragment?.mergedInto && fragment.category === target.category) return mergedRedirect(target.category, fragment.mergedInto);
+      if (fragment?.mergedInto && fragment.category === target.category) return mergedRedirect(app, target.category, fragment.mergedInto, reader);
       if (!fragment || fragment.category !== target.category || fragment.trashed) return notFound();
       if (!includePrivate && !fragment.public) return notFound();
       const etag = etagOf(RecordFragments.hashesOf(fragment, signedIn), {});
@@ -142,12 +142,28 @@ export async function computeRead(app: RecordReadServices, target: ReadTarget, r
   }
 }
 
+/** Merges followed from a merged record to the record it now belongs to (a merged record kept, then merged itself). */
+const MERGE_HOPS_MAX = 8;
+
 /**
  * A record merged into another (the same person recorded twice, modules/duplicates) answers with a permanent redirect
- * to the record it was merged into, and says which in its body.
+ * to the record it now belongs to (through later merges of that one), and says which in its body: to a reader who may
+ * read that record. Anyone else (the kept record since trashed, or not public to them) gets the 404 they got before,
+ * so no address leads to a record its reader may not see.
  */
-function mergedRedirect(category: CategorySlug, mergedInto: string): ReadResponse {
-  return answer(301, { location: `${API_BASE}/${category}/${mergedInto}` }, JSON.stringify({ message: 'Merged into another record', mergedInto }));
+async function mergedRedirect(app: RecordReadServices, category: CategorySlug, mergedInto: string, reader: Reader): Promise<ReadResponse> {
+  let id = mergedInto;
+  for (let hop = 0; hop < MERGE_HOPS_MAX; hop++) {
+    const [kept] = await recordsAsFragments(app, [id], undefined, [], reader);
+    if (!kept || kept.category !== category) return notFound();
+    if (kept.mergedInto) {
+      id = kept.mergedInto;
+      continue;
+    }
+    if (kept.trashed || (!can.readPrivate(reader) && !kept.public)) return notFound();
+    return answer(301, { location: `${API_BASE}/${category}/${id}` }, JSON.stringify({ message: 'Merged into another record', mergedInto: id }));
+  }
+  return notFound();
 }
 
 function withPaging(headers: Record<string, string>, total: number, link: string | null): Record<string, string> {

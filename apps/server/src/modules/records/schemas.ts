@@ -43,3 +43,8 @@ export const purgedSchema = z.object({ _id: z.string(), purged: z.literal(true) 
 
 /** A read answered from the ETag the reader sent: no body. */
 export const notModified = z.unknown().describe('Not modified: the ETag sent in If-None-Match is current');
+
+/** A person merged into another (modules/duplicates): Location is the kept record's address. */
+export const mergedRedirectBody = z
+  .object({ message: z.string(), mergedInto: z.string().describe('The id of the record this one was merged into') })
+  .describe('Merged into another record: Location is its address');

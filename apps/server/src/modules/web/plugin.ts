@@ -4,13 +4,14 @@ import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
+import type { Produced } from '../cache/cached-entry';
 import { cacheKey, type CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
 import { WEB_DIST, WEB_SSR_DIST } from '../../locations';
 import type { Config } from '../../config';
 import { pageRoutes } from './pages';
 import { createPrerenderer } from './prerender';
-import { renderShell, type MetaResolver, type PageMeta } from './shell';
+import { renderShell, type MetaResolver, type PageMeta, type PageRedirect } from './shell';
 
 /**
  * The query parameters a public page reads (a list's page number, the massacres table view); any other, such as a
@@ -50,6 +51,16 @@ function brandOf(config: Config): BrandConfig {
   };
 }
 
+/** Where a page has moved for good, if an area says so (the first that does). */
+async function movedTo(redirects: readonly PageRedirect[], request: FastifyRequest): Promise<string | null> {
+  const pathname = request.url.split('?', 1)[0] ?? '/';
+  for (const redirect of redirects) {
+    const to = await redirect(pathname);
+    if (to) return to;
+  }
+  return null;
+}
+
 /** The build's files, each a route of its own; hashed assets are cached for good, the rest for an hour. */
 async function serveAssets(app: FastifyInstance, distDir: string) {
   await app.register(fastifyStatic, {
@@ -70,6 +81,8 @@ declare module 'fastify' {
     brand: BrandConfig;
     /** Areas add resolvers for their routes (record detail, lists, image viewer). */
     metaResolvers: MetaResolver[];
+    /** Areas add the pages that moved for good (a merged record's page): asked before a page is rendered. */
+    pageRedirects: PageRedirect[];
     /**
      * The page's HTML and status: 404 for an unknown address or a record an anonymous visitor may not read. `url`: the
      * address to render (the request's own by default).
@@ -88,6 +101,7 @@ export default fp(
     const brand = brandOf(app.config);
     app.decorate('brand', brand);
     app.decorate('metaResolvers', [] as MetaResolver[]);
+    app.decorate('pageRedirects', [] as PageRedirect[]);
 
     const indexFile = path.join(distDir, 'index.html');
     const hasBuild = existsSync(indexFile);
@@ -129,7 +143,10 @@ export default fp(
       return app.publicCache.serve(
         request,
         reply,
-        async () => {
+        async (): Promise<Produced & { cacheable?: boolean }> => {
+          // Asked only when the page is not stored: a moved page is never stored (only 200s are).
+          const moved = await movedTo(app.pageRedirects, request);
+          if (moved) return { status: 301, headers: { location: moved, 'cache-control': 'no-cache' }, body: '', cacheable: false };
           const page = await app.renderPage(request, address);
           return {
             status: page.status,

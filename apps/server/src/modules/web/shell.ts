@@ -14,6 +14,9 @@ export interface PageMeta {
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
 export type MetaResolver = (pathname: string, request: FastifyRequest) => Promise<Partial<PageMeta> | null>;
 
+/** The address a page has moved to for good (answered 301), from its path; null when it has not moved. */
+export type PageRedirect = (pathname: string) => Promise<string | null>;
+
 /** A page the server rendered: its markup, the data it came from, and the app's scripts and the screen's styles. */
 export interface PrerenderedBody {
   html: string;

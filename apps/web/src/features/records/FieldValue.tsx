@@ -18,9 +18,12 @@ function ExternalLink({ url }: { url: string }) {
   );
 }
 
+/** The i18n key of the label of a choice field's option (FieldDef.options): `choice.<field name>.<value>`. */
+export const choiceLabelKey = (field: FieldDef, value: string) => `choice.${field.name}.${value}`;
+
 /** One record field shown by its kind: dates formatted (Ethiopian calendar in Amharic), links clickable. */
 export function FieldValue({ field, record }: { field: FieldDef; record: RecordDto }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const value = record[field.name];
   if (value === null || value === undefined || value === '') return null;
   switch (field.kind) {
@@ -32,6 +35,9 @@ export function FieldValue({ field, record }: { field: FieldDef; record: RecordD
     }
     case 'region':
       return <>{regionName(String(value), i18n.language)}</>;
+    case 'choice':
+      // The option's label, never the stored word ("region"); a value the registry no longer lists shows as stored.
+      return <>{t(choiceLabelKey(field, String(value)), { defaultValue: String(value) })}</>;
     case 'quantity':
       return <>{Number(value).toLocaleString(i18n.language === 'am' ? 'am-ET' : 'en-US')}</>;
     case 'url':

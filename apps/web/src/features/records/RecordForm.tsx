@@ -5,7 +5,9 @@ import { ApiError } from '../../lib/api';
 import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
+import { choiceLabelKey } from './FieldValue';
 import { errorFor, recordFormData, uploadName } from './formData';
+import { IncidentPicker } from './IncidentPicker';
 import './editor.css';
 import { formErrors } from '../../lib/formErrors';
 
@@ -135,6 +137,12 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
     case 'region':
       input = <RegionSelect common={common} name={field.name} defaultValue={text} />;
       break;
+    case 'choice':
+      input = <ChoiceSelect common={common} field={field} defaultValue={text} />;
+      break;
+    case 'incident':
+      input = <IncidentPicker field={field} common={common} record={record} />;
+      break;
     case 'image':
     case 'images':
     case 'video':
@@ -160,6 +168,21 @@ function RegionSelect({ common, name, defaultValue }: { common: Record<string, u
       {REGIONS.map((region) => (
         <option key={region.code} value={region.code}>
           {regionName(region.code, i18n.language)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A choice field's options by their labels (the stored word is the value); "not recorded" sends an empty value. */
+function ChoiceSelect({ common, field, defaultValue }: { common: Record<string, unknown>; field: FieldDef; defaultValue: string }) {
+  const { t } = useTranslation();
+  return (
+    <select {...common} name={field.name} defaultValue={defaultValue}>
+      <option value="">{t('region.none')}</option>
+      {(field.options ?? []).map((option) => (
+        <option key={option} value={option}>
+          {t(choiceLabelKey(field, option))}
         </option>
       ))}
     </select>

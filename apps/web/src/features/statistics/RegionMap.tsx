@@ -1,6 +1,7 @@
-import { REGIONS, regionName, UNKNOWN_REGION, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { REGIONS, regionName, UNKNOWN_REGION, type MapPoint, type SearchFilters, type StatisticsResponse } from '@app/shared';
 import { useTranslation } from '../../lib/i18n';
 import { searchHref } from './api';
+import { PointMarkers } from './IncidentPoints';
 import ethiopia from './map/ethiopia-regions.json';
 
 /** Five shades from light to dark, and the one of regions without records. */
@@ -68,7 +69,7 @@ function MapLegend({ max, bounds, number }: { max: number; bounds: number[]; num
  * link to the search of its records with the page's other filters. The boundaries (Natural Earth, before 2020) have
  * the former SNNP region as one area: it is shaded by the sum of the four regions formed from it and opens their search.
  */
-export function RegionMap({ statistics, filters }: { statistics: StatisticsResponse; filters: Partial<SearchFilters> }) {
+export function RegionMap({ statistics, filters, points }: { statistics: StatisticsResponse; filters: Partial<SearchFilters>; points?: MapPoint[] }) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.language);
   const counts = new Map(statistics.regions.map((r) => [r.region, r.count]));
@@ -116,6 +117,7 @@ export function RegionMap({ statistics, filters }: { statistics: StatisticsRespo
               </text>
             ))}
         </g>
+        {points?.length ? <PointMarkers points={points} /> : null}
       </svg>
       <ul className="region-map-names" aria-label={t('statistics.map.names')}>
         {byName.map((area) => (

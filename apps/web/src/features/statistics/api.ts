@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { filtersFromSearchParams, filtersToSearchParams, type SearchFilters, type StatisticsResponse } from '@app/shared';
+import { filtersFromSearchParams, filtersToSearchParams, type MapPointsResponse, type SearchFilters, type StatisticsResponse } from '@app/shared';
 import { request } from '../../lib/api';
 
 /** The filters of the address (shared with the search page's reader). */
@@ -10,6 +10,15 @@ export function useStatistics(filters: Partial<SearchFilters>) {
   return useQuery({
     queryKey: ['statistics', query],
     queryFn: ({ signal }) => request<StatisticsResponse>(`/statistics${query ? `?${query}` : ''}`, { signal }),
+  });
+}
+
+/** The massacres and events with coordinates matching the filters, for the map's points. */
+export function useMapPoints(filters: Partial<SearchFilters>) {
+  const query = filtersToSearchParams(filters).toString();
+  return useQuery({
+    queryKey: ['mapPoints', query],
+    queryFn: ({ signal }) => request<MapPointsResponse>(`/statistics/points${query ? `?${query}` : ''}`, { signal }),
   });
 }
 
