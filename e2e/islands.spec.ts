@@ -1,3 +1,4 @@
+import en from '../apps/web/src/locales/en.json' with { type: 'json' };
 import { expect, test, type Page } from './fixtures';
 
 /**
@@ -27,6 +28,21 @@ test.describe('islands', () => {
       expect(requested.length).toBeLessThanOrEqual(6);
     });
   }
+
+  test("a page without images or statistics loads neither's code, and its islands' strings come in the page, not the scripts", async ({ page, request }) => {
+    for (const path of ['/', '/victims']) {
+      const { requested } = await scriptsOf(page, path);
+      expect(requested.filter((script) => /ImageCarousel|FilterForm/.test(script)), path).toEqual([]);
+      // A string of the editors' screens alone: the scripts carry none of the site's strings.
+      for (const script of requested) {
+        const text = await (await request.get(script)).text();
+        expect(text.includes(en.admin.checkpointsIntro), `${script} holds the strings of the editors' screens`).toBe(false);
+      }
+      const strings = JSON.parse((await page.locator('#island-strings').textContent()) ?? '{}') as typeof en;
+      expect(strings.nav.menu, path).toBe(en.nav.menu);
+      expect(Object.keys(strings), path).not.toContain('admin');
+    }
+  });
 
   test('menu: the phone menu opens and closes, Browse opens on a wide screen', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });

@@ -30,16 +30,15 @@ const SHARED_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
     {
-      // What every page runs besides the entry: the UI library and the English strings, for the app and for the islands
-      // of a reading page (src/islands). Only modules that import nothing outside the group: a chunk importing one that
-      // imports it back runs before its imports are set. i18next is the app's alone (in its entry chunk): the islands
-      // read the strings themselves.
+      // What every page runs besides the entry: the UI library, for the app and for the islands of a reading page
+      // (src/islands). Only modules that import nothing outside the group: a chunk importing one that imports it back
+      // runs before its imports are set. i18next and the language files are the app's alone (in its entry chunk): the
+      // islands read the few strings they show from the page (islands/pageStrings.ts).
       name: 'framework',
       test: pathMatches([
         /node_modules\/preact\//,
         /src\/lib\/(translate|navigate)\.ts$/,
         /src\/islands\/Island\.tsx$/,
-        /src\/locales\/en\.json$/,
         /shared\/src\/constants\.ts$/,
         /shared\/src\/categories\/types\.ts$/,
         /preload-helper/,
@@ -51,13 +50,31 @@ const SHARED_CHUNKS = {
       // import besides the framework, in one request for a reading page (the app uses them too).
       name: 'islands',
       test: pathMatches([
-        /src\/lib\/(https|useWhenNear)\.ts$/,
+        /src\/lib\/(https|useWhenNear|nextTask)\.ts$/,
         /src\/components\/(Slots|Status|SiteMenu|LanguageSwitch|siteLists|CopyButton)\.tsx?$/,
         /src\/features\/(records\/ViewToggle|search\/FiltersToggle|gallery\/ViewerKeys|home\/CampaignSlot)\.tsx$/,
-        /src\/components\/(Carousel|ImageCarousel|ResponsiveImage|ShowGraphic)\.tsx$/,
-        /shared\/src\/(paths|places\/regions|categories\/registry|categories\/defs\/\w+)\.ts$/,
+        /shared\/src\/(paths|categories\/routes)\.ts$/,
       ]),
       priority: 18,
+    },
+    {
+      // A record's images: the carousel island and what draws an image, named after the island so the server links it
+      // on the pages that have one (and only there: the home page and most lists have none).
+      name: 'ImageCarousel',
+      test: pathMatches([/src\/components\/(Carousel|ImageCarousel|ResponsiveImage)\.tsx$/]),
+      priority: 17,
+    },
+    {
+      // The graphic guard's "Show", an island of its own on a list whose card shows a graphic image (same naming).
+      name: 'ShowGraphic',
+      test: pathMatches([/src\/components\/ShowGraphic\.tsx$/]),
+      priority: 17,
+    },
+    {
+      // The statistics' and map's filters with the regions they list, named after the island for the same reason.
+      name: 'FilterForm',
+      test: pathMatches([/src\/features\/statistics\/FilterForm\.tsx$/, /shared\/src\/places\/regions\.ts$/]),
+      priority: 17,
     },
     {
       // Reading the API and turning its refusals into form errors, which the record screens and the home page's

@@ -2,18 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import type { BrandConfig } from '@app/shared';
+import { jsonForScript, type BrandConfig } from '@app/shared';
 import { AppProviders, createQueryClient } from './app/App';
 import { stateScript } from './app/prerendered';
 import { routes, type RouteHandle } from './app/router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/Status';
 import { collectIslands } from './islands/Island';
+import { ISLAND_STRINGS, ISLAND_STRINGS_ID, pickStrings } from './islands/pageStrings';
 import { ISLAND_MODULES, type IslandName } from './islands/registry';
 import { setApiTransport } from './lib/api';
 import { setBrand } from './lib/brand';
 import { takeNotFound } from './lib/pageStatus';
 import './lib/i18n';
+import en from './locales/en.json';
 
 /**
  * The server's renderer of public pages (built by `vite build --ssr`, loaded by the server's web module). It renders
@@ -69,6 +71,16 @@ async function renderFrame(url: string, brand: BrandConfig, modules: string[]): 
   );
   // No state script: the browser app draws the screen afresh rather than adopting this markup.
   return { html, stateScript: '', modules, status: 200, islands: [] };
+}
+
+/**
+ * The English strings of the page's islands (islands/pageStrings.ts), which they read on a reading page without the
+ * app, in the page rather than in every page's scripts.
+ */
+function islandStringsScript(islands: Set<IslandName>): string {
+  if (islands.size === 0) return '';
+  const strings = pickStrings(en, [...islands].flatMap((name) => ISLAND_STRINGS[name]));
+  return `<script type="application/json" id="${ISLAND_STRINGS_ID}">${jsonForScript(strings)}</script>`;
 }
 
 /** Rounds of render-then-fetch: a screen whose second query depends on its first needs two. */
@@ -132,5 +144,11 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
   }
   const status = takeNotFound() ? 404 : (leaf.status ?? 200);
   const modules = handles.map((h) => h.module);
-  return { html, stateScript: stateScript(dehydrate(queryClient)), modules, status, islands: [...islands].map((name) => ISLAND_MODULES[name]) };
+  return {
+    html,
+    stateScript: stateScript(dehydrate(queryClient)) + islandStringsScript(islands),
+    modules,
+    status,
+    islands: [...islands].map((name) => ISLAND_MODULES[name]),
+  };
 }

@@ -1,5 +1,6 @@
 export * from './categories/types';
 export * from './categories/registry';
+export * from './categories/routes';
 export * from './categories/schemas';
 export * from './permissions';
 export * from './api';

@@ -1,4 +1,4 @@
-import { CATEGORIES } from './categories/registry';
+import { CATEGORY_ROUTES } from './categories/routes';
 import type { CategorySlug } from './categories/types';
 
 /** Web route paths, in one place so links and the router agree. */
@@ -13,9 +13,9 @@ export const paths = {
   images: '/images',
   image: (id: string) => `/images/${id}`,
   imageEdit: (id: string) => `/images/edit/${id}`,
-  list: (slug: CategorySlug) => CATEGORIES[slug].route,
-  detail: (slug: CategorySlug, id: string) => `${CATEGORIES[slug].route}/${id}`,
-  edit: (slug: CategorySlug, id: string) => `${CATEGORIES[slug].route}/edit/${id}`,
+  list: (slug: CategorySlug) => CATEGORY_ROUTES[slug],
+  detail: (slug: CategorySlug, id: string) => `${CATEGORY_ROUTES[slug]}/${id}`,
+  edit: (slug: CategorySlug, id: string) => `${CATEGORY_ROUTES[slug]}/edit/${id}`,
   dashboard: '/dashboard',
   signup: '/signup',
   signin: '/signin',

@@ -1,7 +1,7 @@
 import { getTableColumns } from 'drizzle-orm';
 import { CATEGORY_LIST, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
-import { personNameKeySql } from './person-names';
+import { PERSON_REASON_INDEXES, personNameKeySql } from './person-names';
 import { records } from './schema';
 
 /**
@@ -275,7 +275,9 @@ function personNamePart(): RegistryPart {
   return {
     name: 'person_name',
     ...generatedColumn('person_name', 'text', expression, [
-      'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WHERE "deleted_at" is null and "person_name" is not null;',
+      // fastupdate off: see migration 0019 (the pending list of new names is read by every check until a vacuum).
+      'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WITH (fastupdate = off) WHERE "deleted_at" is null and "person_name" is not null;',
+      ...PERSON_REASON_INDEXES,
     ]),
     after: ['person_name_key'],
     uses: ['fullName', 'title'].map((field) => ({ field, as: 'the name a duplicate is found by' })),

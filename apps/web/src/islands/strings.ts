@@ -1,31 +1,47 @@
 import type { TFunction } from 'i18next';
-import en from '../locales/en.json';
 import type { Translations } from '../lib/translate';
+import { ISLAND_STRINGS_ID } from './pageStrings';
 
 const plural = new Intl.PluralRules('en');
 
-function lookup(key: string): unknown {
-  let node: unknown = en;
-  for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-  return node;
+/** The English strings the server put in the page for its islands (islands/pageStrings.ts); none when missing or damaged. */
+export function stringsOfPage(doc: Document = document): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(doc.getElementById(ISLAND_STRINGS_ID)?.textContent ?? '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
- * The English strings read as i18next reads them for the calls the islands make: a key, `{{name}}` filled from the
- * options, the plural form (`key_one`, `key_other`) by `count`, `defaultValue` when missing.
+ * A reader of `strings` as i18next reads them for the calls the islands make: a key, `{{name}}` filled from the
+ * options, the plural form (`key_one`, `key_other`) by `count`, `defaultValue` when missing. `missing` hears of a key
+ * it did not find (tests).
  */
-const t = ((key: string, options?: Record<string, unknown>) => {
-  const count = options?.count;
-  const text = (typeof count === 'number' ? lookup(`${key}_${plural.select(count)}`) : undefined) ?? lookup(key) ?? options?.defaultValue ?? key;
-  if (typeof text !== 'string' || !options) return text;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole));
-}) as unknown as TFunction;
+export function translator(strings: Record<string, unknown>, missing?: (key: string) => void): TFunction {
+  const lookup = (key: string): unknown => {
+    let node: unknown = strings;
+    for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    return node;
+  };
+  return ((key: string, options?: Record<string, unknown>) => {
+    const count = options?.count;
+    const found = (typeof count === 'number' ? lookup(`${key}_${plural.select(count)}`) : undefined) ?? lookup(key);
+    if (found === undefined) missing?.(key);
+    const text = found ?? options?.defaultValue ?? key;
+    if (typeof text !== 'string' || !options) return text;
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in options ? String(options[name]) : whole));
+  }) as unknown as TFunction;
+}
 
 /**
- * The islands' strings: English, as the server rendered the page. Another language is the app's: choosing one
- * remembers it and starts the app, which shows the page in it (`startApp`).
+ * The islands' strings: English, as the server rendered the page (`strings`: those it put in the page for its
+ * islands). Another language is the app's: choosing one remembers it and starts the app, which shows the page in it
+ * (`startApp`). `missing` as for `translator`.
  */
-export function englishStrings(startApp: () => void): Translations {
+export function englishStrings(startApp: () => void, strings: Record<string, unknown>, missing?: (key: string) => void): Translations {
+  const t = translator(strings, missing);
   return {
     language: () => 'en',
     translator: () => t,

@@ -1,10 +1,11 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f } from './common';
 
 /** Blog posts; the dashboard calls them "Other" and the site shows them under /educations. */
 export const blogs = {
   slug: 'blogs',
-  route: '/educations',
+  route: CATEGORY_ROUTES.blogs,
   singular: 'category.blogs.singular',
   pickerLabel: 'Other',
   pickerOrder: 9,

@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f, personCategory, place } from './common';
 
 export const displacements = {
   slug: 'displacements',
-  route: '/displacements',
+  route: CATEGORY_ROUTES.displacements,
   singular: 'category.displacements.singular',
   pickerLabel: 'Displacement',
   pickerOrder: 1,

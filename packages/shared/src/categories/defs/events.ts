@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { coordinates, f, place } from './common';
 
 export const events = {
   slug: 'events',
-  route: '/events',
+  route: CATEGORY_ROUTES.events,
   singular: 'category.events.singular',
   pickerLabel: 'Event',
   pickerOrder: 8,

@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f } from './common';
 
 export const links = {
   slug: 'links',
-  route: '/links',
+  route: CATEGORY_ROUTES.links,
   singular: 'category.links.singular',
   pickerLabel: 'Link URL',
   pickerOrder: 7,

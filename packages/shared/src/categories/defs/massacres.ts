@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { coordinates, f, place } from './common';
 
 export const massacres = {
   slug: 'massacres',
-  route: '/massacres',
+  route: CATEGORY_ROUTES.massacres,
   singular: 'category.massacres.singular',
   pickerLabel: 'Massacre',
   pickerOrder: 3,

@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f, personCategory, place } from './common';
 
 export const missings = {
   slug: 'missings',
-  route: '/missings',
+  route: CATEGORY_ROUTES.missings,
   singular: 'category.missings.singular',
   pickerLabel: 'Missing',
   pickerOrder: 6,

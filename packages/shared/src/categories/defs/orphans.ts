@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f, namedPersonFields, personCategory } from './common';
 
 export const orphans = {
   slug: 'orphans',
-  route: '/orphans',
+  route: CATEGORY_ROUTES.orphans,
   singular: 'category.orphans.singular',
   pickerLabel: 'Orphan',
   pickerOrder: 2,

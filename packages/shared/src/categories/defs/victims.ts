@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f, namedPersonFields, personCategory } from './common';
 
 export const victims = {
   slug: 'victims',
-  route: '/victims',
+  route: CATEGORY_ROUTES.victims,
   singular: 'category.victims.singular',
   pickerLabel: 'Victim',
   pickerOrder: 5,

@@ -1,9 +1,10 @@
+import { CATEGORY_ROUTES } from '../routes';
 import type { CategoryDef } from '../types';
 import { f } from './common';
 
 export const videos = {
   slug: 'videos',
-  route: '/videos',
+  route: CATEGORY_ROUTES.videos,
   singular: 'category.videos.singular',
   pickerLabel: 'Video',
   pickerOrder: 4,
