@@ -229,9 +229,8 @@ function statsDateIndexPart(fields: RegistryFields): RegistryPart {
 
 /** The newest-first walk's index (search/newest.ts): records_news_idx with every filtered column, tested in the index. */
 function searchNewestIndexPart(fields: RegistryFields): RegistryPart {
-  const include = ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'];
   const uses = ['createdAt', ...fields.dimensions].map((field) => ({ field, as: "a column of the search's newest-first index" }));
-  return coveringIndexPart('records_search_newest_idx', '"created_at" DESC NULLS LAST, "id" DESC NULLS LAST', include, uses);
+  return coveringIndexPart('records_search_newest_idx', '"created_at" DESC NULLS LAST, "id" DESC NULLS LAST', ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'], uses);
 }
 
 /**
