@@ -14,6 +14,7 @@ import { runFootprint } from './lib/phase-footprint.mjs';
 import { runExport } from './lib/phase-export.mjs';
 import { runCluster } from './lib/phase-cluster.mjs';
 import { runStats } from './lib/phase-stats.mjs';
+import { runDuplicatesPart } from './lib/phase-duplicates.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase, ensurePgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -38,6 +39,9 @@ if (opts.help) {
   --only=cluster            server processes behind a retrying proxy on PostgreSQL and Redis: one, two, and two
                             restarted in turn under load (needs --pg's server and Redis; not part of the default)
   --cluster-seconds=30      seconds of mixed load per cluster run
+  --only=duplicates         duplicate people: the form's check (p50/p95/p99, target <= 50 ms p95 at 1M) and the
+                            admins' pairs, on people of its own (not part of the default)
+  --dup-scan-seconds=60     seconds the duplicates part scans people for pairs before measuring
   --redis=redis://...       the Redis of the cluster part (default REDIS_URL or redis://127.0.0.1:6379)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
@@ -221,6 +225,9 @@ async function main() {
       } finally {
         await site.stop();
       }
+    }
+    if (opts.only.includes('duplicates')) {
+      results.duplicates = await runDuplicatesPart({ sizes: opts.sizes, dataDir, databaseUrl, logFile: path.join(work, 'site.log'), scanS: opts.dupScanSeconds });
     }
     if (opts.only.includes('cluster')) {
       results.cluster = await runCluster({ work, pgUrl: opts.pgUrl, redisUrl: opts.redisUrl, durationS: opts.clusterSeconds, connections: opts.connections });

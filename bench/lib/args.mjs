@@ -2,8 +2,11 @@
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
 const PARTS = ['http', 'queries', 'search', 'stats', 'footprint', 'web'];
-/** Parts run only when asked for with --only (export streams the whole collection; cluster needs PostgreSQL and Redis). */
-const OPTIONAL_PARTS = ['export', 'cluster'];
+/**
+ * Parts run only when asked for with --only (export streams the whole collection; cluster needs PostgreSQL and Redis;
+ * duplicates makes people of its own, a million with --pg).
+ */
+const OPTIONAL_PARTS = ['export', 'cluster', 'duplicates'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -38,6 +41,7 @@ export function parseArgs(argv) {
     compare: null,
     help: false,
     clusterSeconds: 30,
+    dupScanSeconds: 60,
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -72,6 +76,9 @@ export function parseArgs(argv) {
         break;
       case 'cluster-seconds':
         opts.clusterSeconds = Math.min(300, Math.round(positiveNumber(key, value)));
+        break;
+      case 'dup-scan-seconds':
+        opts.dupScanSeconds = Math.min(3600, Math.round(positiveNumber(key, value)));
         break;
       case 'redis':
         if (!/^rediss?:\/\//.test(value ?? '')) throw new Error('--redis must be a redis:// URL');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, type DuplicateCandidate, type DuplicatePair, type RecordDto } from '@app/shared';
 import { records } from '../src/db/schema';
+import { scanQueue } from '../src/modules/duplicates/scan';
 import { seedSampleContent } from '../src/seed/sample';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
 import { multipart, testImage } from './records-helpers';
@@ -185,6 +186,7 @@ describe('duplicate people', () => {
     });
 
     const pairs = async (user: User = admin): Promise<DuplicatePair[]> => {
+      await scanQueue(t.app.db); // as the site's background scan does after a write
       const res = await call(t.app, { method: 'GET', url: `${API_BASE}/duplicates?limit=200`, headers: user.auth });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body;

@@ -57,6 +57,7 @@ describe('SQL generated from the category registry', () => {
       'records_search_sample_idx is rebuilt on the new search_vector',
       `field "country" (a statistics dimension) is not in the latest migration's record_stats_statement`,
       `field "country" (a column of the statistics date index) is not in the latest migration's records_stats_date_idx`,
+      `field "country" (a column of the search's newest-first index) is not in the latest migration's records_search_newest_idx`,
     ]);
   });
 

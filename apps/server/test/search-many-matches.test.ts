@@ -185,7 +185,7 @@ describe('search with many matches', () => {
     expect(page.hits).toHaveLength(20);
     // No statement ranked the matches (the exact search's row_number), nor counted them to the limit.
     expect(statements.filter((text) => text.includes('row_number()'))).toEqual([]);
-    expect(statements.some((text) => text.includes(' as matched'))).toBe(true); // the newest-first walk, seen
+    expect(statements.some((text) => text.includes(' as passed'))).toBe(true); // the newest-first walk, seen
     // A rare word is still counted and ranked.
     const rare = await searchRecords(db, { filters: searchFiltersSchema.parse({ q: 'sparseword', region: ['afar'], category: ['victims'], confirmed: 'true' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
     expect(rare).toMatchObject({ total: 50, estimated: false, order: 'relevance' });
@@ -197,5 +197,59 @@ describe('search with many matches', () => {
     expect(estimate(87.6)).toBe(88);
     expect(estimate(20_834)).toBe(21_000);
     expect(estimate(976_543)).toBe(980_000);
+  });
+
+  /** A database handle that notes the text of every statement it runs, prepared or not. */
+  function noting(statements: string[]) {
+    const db = Object.create(t.app.db) as typeof t.app.db;
+    db.execute = ((query: Parameters<typeof t.app.db.execute>[0]) => {
+      statements.push((t.app.db as any).dialect.sqlToQuery(query).sql);
+      return t.app.db.execute(query);
+    }) as typeof t.app.db.execute;
+    const client = (t.app.db as any).$client;
+    (db as any).$client = {
+      query: (text: string, values: unknown[]) => {
+        statements.push(text);
+        return client.query(text, values);
+      },
+    };
+    return db;
+  }
+
+  it('words in nearly every record are counted from record_stats, scaled, without reading a record', async () => {
+    const knowledge = new SearchKnowledge(t.app.db);
+    await knowledge.words.refresh();
+    const statements: string[] = [];
+    const page = await searchRecords(noting(statements), { filters: searchFiltersSchema.parse({ q: 'crowdword' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
+    // Every row holds the word: the filters' counts are the words' counts, flagged as estimates.
+    expect(page).toMatchObject({ total: ROWS, estimated: true, order: 'newest' });
+    expect(page.facets.region).toContainEqual({ value: 'afar', count: ROWS / 3 });
+    expect(page.hits.map((hit) => hit.id)).toEqual((await idsNewestFirst()).slice(0, 20));
+    expect(statements.filter((text) => text.includes('hashtext('))).toEqual([]); // no sample read
+    // A word in a fifth of the rows is still counted in the records (a hashed part of them).
+    statements.length = 0;
+    const sparse = await searchRecords(noting(statements), { filters: searchFiltersSchema.parse({ q: 'sparseword' }), cursor: null, limit: 20 }, everyone, SMALL, knowledge);
+    expect(sparse.estimated).toBe(true);
+    expect(statements.some((text) => text.includes('hashtext('))).toBe(true);
+  });
+
+  it('filters that leave no record find nothing without a statement, and find a record added to them', async () => {
+    const knowledge = new SearchKnowledge(t.app.db);
+    const statements: string[] = [];
+    const filters = searchFiltersSchema.parse({ q: 'crowdword', region: ['tigray'] });
+    const page = await searchRecords(noting(statements), { filters, cursor: null, limit: 20 }, everyone, SMALL, knowledge);
+    expect(page).toMatchObject({ total: 0, estimated: false, hits: [] });
+    // Only record_stats was read (the filters' count): no search of the text, and no names tried.
+    expect(statements.filter((text) => !text.includes('record_stats'))).toEqual([]);
+    const url = `${API_BASE}/search?q=crowdword&region=tigray`;
+    expect(((await call(t.app, { method: 'GET', url })).body as SearchResponse).total).toBe(0);
+    await t.app.db.execute(sql`insert into records (category, title, description, approved, public, region)
+      values ('victims', 'Invented record in Tigray (test data)', ${LABEL} || ' crowdword', true, true, 'tigray')`);
+    // As a write does after its commit: the response cache and the filters' counts are forgotten.
+    t.app.contentChanged({ area: 'records' });
+    const after = (await call(t.app, { method: 'GET', url })).body as SearchResponse;
+    expect(after.total).toBe(1);
+    await t.app.db.execute(sql`delete from records where title = 'Invented record in Tigray (test data)'`);
+    t.app.contentChanged({ area: 'records' });
   });
 });

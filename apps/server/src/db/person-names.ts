@@ -37,3 +37,13 @@ export function personNameKeySql(): string {
   ), 'q''\`', 'k'), '[^a-z]+', ' ', 'g'), '([a-z])\\1+', '\\1', 'g'))
 $$;`;
 }
+
+/**
+ * The duplicate check's other ways to a candidate than its name (modules/duplicates/check.ts): the same woreda (by its
+ * Latin key) and a date within a few days, among person records. Their conditions name person_name, so they go when
+ * it is made again, and are made again after it (migration 0019 made the first ones).
+ */
+export const PERSON_REASON_INDEXES = [
+  'CREATE INDEX "records_person_woreda_idx" ON "records" USING btree ("category", person_name_key("woreda")) WHERE "deleted_at" is null and "person_name" is not null;',
+  'CREATE INDEX "records_person_date_idx" ON "records" USING btree ("category", "happened_on") WHERE "deleted_at" is null and "person_name" is not null;',
+];

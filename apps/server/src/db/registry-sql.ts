@@ -1,7 +1,7 @@
 import { getTableColumns } from 'drizzle-orm';
 import { CATEGORY_LIST, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
-import { personNameKeySql } from './person-names';
+import { PERSON_REASON_INDEXES, personNameKeySql } from './person-names';
 import { records } from './schema';
 
 /**
@@ -214,18 +214,23 @@ $$ LANGUAGE plpgsql;`;
   };
 }
 
+/** A btree index over the live records that holds the columns `include` (for index-only scans), made again when they change. */
+function coveringIndexPart(name: string, keys: string, include: string[], uses: FieldUse[]): RegistryPart {
+  const text = `CREATE INDEX "${name}" ON "records" USING btree (${keys})\n  INCLUDE (${include.map((c) => `"${c}"`).join(', ')})\n  WHERE "deleted_at" IS NULL;`;
+  return { name, find: new RegExp(`CREATE INDEX "${name}"[^;]*;`, 'g'), text, apply: `DROP INDEX IF EXISTS "${name}";${BREAK}${text}`, after: ['search_date'], uses };
+}
+
 /** The index the live part of a date-filtered count reads: it holds every column the count reads (an index-only scan). */
 function statsDateIndexPart(fields: RegistryFields): RegistryPart {
-  const include = ['category', ...fields.dimensions.map(columnOf), ...fields.quantity.map(columnOf), 'approved', 'public'].map((c) => `"${c}"`);
-  const text = `CREATE INDEX "records_stats_date_idx" ON "records" USING btree ("search_date")\n  INCLUDE (${include.join(', ')})\n  WHERE "deleted_at" IS NULL;`;
-  return {
-    name: 'records_stats_date_idx',
-    find: /CREATE INDEX "records_stats_date_idx"[^;]*;/g,
-    text,
-    apply: `DROP INDEX IF EXISTS "records_stats_date_idx";${BREAK}${text}`,
-    after: ['search_date'],
-    uses: [...fields.dimensions, ...fields.quantity].map((field) => ({ field, as: 'a column of the statistics date index' })),
-  };
+  const include = ['category', ...fields.dimensions.map(columnOf), ...fields.quantity.map(columnOf), 'approved', 'public'];
+  const uses = [...fields.dimensions, ...fields.quantity].map((field) => ({ field, as: 'a column of the statistics date index' }));
+  return coveringIndexPart('records_stats_date_idx', '"search_date"', include, uses);
+}
+
+/** The newest-first walk's index (search/newest.ts): records_news_idx with every filtered column, tested in the index. */
+function searchNewestIndexPart(fields: RegistryFields): RegistryPart {
+  const uses = ['createdAt', ...fields.dimensions].map((field) => ({ field, as: "a column of the search's newest-first index" }));
+  return coveringIndexPart('records_search_newest_idx', '"created_at" DESC NULLS LAST, "id" DESC NULLS LAST', ['category', ...fields.dimensions.map(columnOf), 'approved', 'public', 'search_date'], uses);
 }
 
 /**
@@ -269,7 +274,9 @@ function personNamePart(): RegistryPart {
   return {
     name: 'person_name',
     ...generatedColumn('person_name', 'text', expression, [
-      'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WHERE "deleted_at" is null and "person_name" is not null;',
+      // fastupdate off: see migration 0019 (the pending list of new names is read by every check until a vacuum).
+      'CREATE INDEX "records_person_name_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WITH (fastupdate = off) WHERE "deleted_at" is null and "person_name" is not null;',
+      ...PERSON_REASON_INDEXES,
     ]),
     after: ['person_name_key'],
     uses: ['fullName', 'title'].map((field) => ({ field, as: 'the name a duplicate is found by' })),
@@ -286,6 +293,7 @@ export function registryParts(fields: RegistryFields = registryFields()): Regist
     searchDatePart(fields),
     statsTriggerPart(fields),
     statsDateIndexPart(fields),
+    searchNewestIndexPart(fields),
     personNameKeyPart(),
     personNamePart(),
   ];

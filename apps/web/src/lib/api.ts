@@ -99,6 +99,12 @@ export async function requestPage<T>(path: string, options: RequestOptions = {})
   return { items, total: Number.isFinite(total) ? total : items.length };
 }
 
+/** A list read by cursor: the body is an array, the next page's cursor comes in X-Next-Cursor (null on the last page). */
+export async function requestCursorPage<T>(path: string, options: RequestOptions = {}): Promise<{ items: T[]; next: string | null }> {
+  const res = await send(path, options);
+  return { items: (await res.json()) as T[], next: res.headers.get('X-Next-Cursor') };
+}
+
 /**
  * Multipart upload with progress (fetch cannot report upload progress). Resolves with the parsed body.
  */

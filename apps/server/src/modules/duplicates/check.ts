@@ -1,12 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { DUPLICATE_DATE_DAYS, type CategorySlug, type DuplicateCandidate, type DuplicatePerson, type DuplicateQuery, type DuplicateReason } from '@app/shared';
-import { rowsOf, type Db } from '../../db';
+import { rowsOf, type Db, type Tx } from '../../db';
 
 /**
  * The duplicate check: person records of one category whose name is like the one asked about (pg_trgm similarity of
  * the names in Latin letters, records.person_name: db/person-names.ts), scored with what else they share with the
- * record being written. Found through the trigram index records_person_name_idx, so it costs about the same at a
- * thousand records and at a million (bench: duplicates).
+ * record being written. Found through indexes only (the trigram index records_person_name_idx and one per other
+ * reason), so it costs about the same at a thousand records and at a million (bench: duplicates).
  */
 
 /** Names less alike than this (pg_trgm similarity, 0 to 1) are never candidates: pg_trgm's own default for `%`. */
@@ -79,37 +79,93 @@ export const sameWoredaSql = (column: SQL, value: SQL) => sql`person_name_key(${
 type CandidateRow = PersonRow & { similarity: number; same_woreda: boolean | null };
 
 /**
- * The likely duplicates of a person about to be saved in `category`, best first. `includePrivate`: whether the asker
- * may read records that are not public. Records in the trash (merged ones too) and pairs an admin said are different
- * people are never answered.
+ * Names at least this alike (pg_trgm similarity) score SCORE_THRESHOLD alone (0.6 x 0.5834 rounds to 0.35): the trigram
+ * index is asked with this threshold, not pg_trgm's 0.3, because at a million people a common syllable finds tens of
+ * thousands of names 0.3 alike, which all had to be read and compared (bench: duplicates). A looser name counts only
+ * with another reason, and those candidates are found through the reason (below).
  */
-export async function findDuplicates(db: Db, category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): Promise<DuplicateCandidate[]> {
-  const conditions: SQL[] = [
-    sql`r.category = ${category}`,
-    sql`r.deleted_at is null`,
-    sql`r.person_name % person_name_key(${query.name})`,
-  ];
+export const NAME_ALONE_THRESHOLD = 0.58;
+/** Names at least this alike score SCORE_THRESHOLD with one other reason worth 0.1 (0.6 x 0.4167 + 0.1 rounds to 0.35). */
+export const NAME_ONE_REASON_THRESHOLD = 0.41;
+
+/** The conditions every candidate meets: a live person of the category, readable by the asker, not dismissed. */
+function baseConditions(category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): SQL[] {
+  const conditions: SQL[] = [sql`r.category = ${category}`, sql`r.deleted_at is null`, sql`r.person_name is not null`];
   if (!includePrivate) conditions.push(sql`r.public`);
   if (query.id) {
     conditions.push(sql`r.id <> ${query.id}`);
     conditions.push(sql`not exists (select 1 from duplicate_dismissals d
       where (d.first, d.second) = (least(r.id, ${query.id}::uuid), greatest(r.id, ${query.id}::uuid)))`);
   }
-  const woreda = query.woreda ? sameWoredaSql(sql`r.woreda`, sql`${query.woreda}`) : sql`null`;
-  const rows = await rowsOf<CandidateRow>(
+  return conditions;
+}
+
+/** A date within DUPLICATE_DATE_DAYS of the question's, and the same woreda: each through its own index. */
+function reasonConditions(query: DuplicateQuery): { date: SQL | null; woreda: SQL | null } {
+  // A day wider on each side than sameDate (which decides): a date without a time is read in the session's zone.
+  const around = sql`${`${DUPLICATE_DATE_DAYS + 2} days`}::interval`;
+  return {
+    date: query.happenedOn ? sql`r.happened_on between ${query.happenedOn}::timestamptz - ${around} and ${query.happenedOn}::timestamptz + ${around}` : null,
+    woreda: query.woreda ? sameWoredaSql(sql`r.woreda`, sql`${query.woreda}`) : null,
+  };
+}
+
+/**
+ * The records that score enough with a name only 0.3 alike: the same incident (0.2), or a near date and the same
+ * woreda (0.1 each), found through records_incident_idx and records_person_date_idx with records_person_woreda_idx:
+ * small sets. Null when the question cannot give either.
+ */
+function sharedReasonsCondition(query: DuplicateQuery, date: SQL | null, woreda: SQL | null): SQL | null {
+  const ways: SQL[] = [];
+  if (query.incidentId) ways.push(sql`r.incident_id = ${query.incidentId}::uuid`);
+  if (date && woreda) ways.push(sql`(${date} and ${woreda})`);
+  return ways.length ? sql`(${sql.join(ways, sql` or `)})` : null;
+}
+
+async function candidateRows(db: Db | Tx, conditions: SQL[], name: string, woreda: string | undefined): Promise<CandidateRow[]> {
+  const same = woreda ? sameWoredaSql(sql`r.woreda`, sql`${woreda}`) : sql`null`;
+  return rowsOf<CandidateRow>(
     db,
-    sql`select ${PERSON_COLUMNS}, similarity(r.person_name, person_name_key(${query.name})) as similarity, ${woreda} as same_woreda
+    sql`select ${PERSON_COLUMNS}, similarity(r.person_name, person_name_key(${name})) as similarity, ${same} as same_woreda
       from records r where ${sql.join(conditions, sql` and `)}
       order by similarity desc, r.id limit ${CANDIDATES_READ}`,
   );
-  const candidates = rows.map((row) => {
+}
+
+/**
+ * The likely duplicates of a person about to be saved in `category`, best first. `includePrivate`: whether the asker
+ * may read records that are not public. Records in the trash (merged ones too) and pairs an admin said are different
+ * people are never answered. Two reads: names alike enough alone (through the trigram index at NAME_ALONE_THRESHOLD),
+ * and records sharing a reason with a looser name; every candidate that can reach SCORE_THRESHOLD is in one of them.
+ */
+export async function findDuplicates(db: Db | Tx, category: CategorySlug, query: DuplicateQuery, includePrivate: boolean): Promise<DuplicateCandidate[]> {
+  const base = baseConditions(category, query, includePrivate);
+  const name = sql`person_name_key(${query.name})`;
+  const { date, woreda } = reasonConditions(query);
+  // With a date or a woreda, a name 0.42 alike scores enough with one of them: the index is asked at 0.41, and the
+  // names it finds that share neither must be alike enough alone.
+  const oneReason = [date, woreda].filter((c): c is SQL => c !== null);
+  const threshold = oneReason.length ? NAME_ONE_REASON_THRESHOLD : NAME_ALONE_THRESHOLD;
+  const byName = [...base, sql`r.person_name % ${name}`];
+  if (oneReason.length) byName.push(sql`(similarity(r.person_name, ${name}) >= ${NAME_ALONE_THRESHOLD} or ${sql.join(oneReason, sql` or `)})`);
+  const rows = await db.transaction(async (tx) => {
+    // pg_trgm's `%` reads its threshold from this setting; `true`: for this transaction only.
+    await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(threshold)}, true)`);
+    return candidateRows(tx, byName, query.name, query.woreda);
+  });
+  const shared = sharedReasonsCondition(query, date, woreda);
+  if (shared) rows.push(...(await candidateRows(db, [...base, shared, sql`similarity(r.person_name, ${name}) >= ${NAME_THRESHOLD}`], query.name, query.woreda)));
+  const seen = new Set<string>();
+  const candidates = rows.flatMap((row) => {
+    if (seen.has(row.id)) return [];
+    seen.add(row.id);
     const similarity = Number(row.similarity);
     const { score, reasons } = scoreOf(similarity, {
       incident: Boolean(query.incidentId && row.incident_id === query.incidentId),
       date: sameDate(query.happenedOn, row.happened_on),
       woreda: row.same_woreda === true,
     });
-    return { ...personOf(row), score, nameSimilarity: Math.round(similarity * 1000) / 1000, reasons };
+    return [{ ...personOf(row), score, nameSimilarity: Math.round(similarity * 1000) / 1000, reasons }];
   });
   return candidates
     .filter((c) => c.score >= SCORE_THRESHOLD)

@@ -1,51 +1,56 @@
 import { sql } from 'drizzle-orm';
-import { CATEGORY_LIST, type DuplicatePair } from '@app/shared';
+import { DUPLICATE_REASONS, type DuplicatePair, type DuplicateReason } from '@app/shared';
 import { rowsOf, type Db } from '../../db';
-import { CANDIDATES_SHOWN, NAME_THRESHOLD, PERSON_COLUMNS_SQL, personOf, SCORE_THRESHOLD, sameDate, scoreOf, type PersonRow } from './check';
+import { PERSON_COLUMNS_SQL, personOf, type PersonRow } from './check';
 
 /**
- * The admins' "Possible duplicates": pairs of live person records, best first. The newest records of the person
- * categories are each looked up through the trigram index (as the form's check does) against every record of their
- * category, so the screen costs the same at any size and shows first what was added lately, where a new duplicate
- * comes from. Pairs an admin said are different people are left out.
+ * The admins' "Possible duplicates": pairs of live person records from the whole table, best first, a page at a time.
+ * The pairs are found ahead of time (scan.ts: every person record checked when written), so a page is read through the
+ * index duplicate_pairs_best_idx and costs the same at a thousand records and at a million (bench: duplicates). Pairs
+ * with a record in the trash, or that an admin said are different people, are left out as they are read.
  */
 
-/** Newest person records whose likely duplicates are looked for. */
-export const PAIRS_SCANNED = 400;
+/** Where the next page starts: the last pair of this one (score, first, second), as `X-Next-Cursor` gives it. */
+export interface PairsCursor {
+  score: number;
+  first: string;
+  second: string;
+}
 
-const PERSON_CATEGORIES = CATEGORY_LIST.filter((c) => c.checksDuplicates).map((c) => c.slug);
+const CURSOR_PATTERN = /^(\d{1,4})\.([0-9a-f-]{36})\.([0-9a-f-]{36})$/;
 
-type PairRow = { a: PersonRow; b: PersonRow; similarity: number; same_woreda: boolean };
+export function encodePairsCursor(c: PairsCursor): string {
+  return `${c.score}.${c.first}.${c.second}`;
+}
 
-export async function possibleDuplicates(db: Db, limit: number): Promise<DuplicatePair[]> {
-  const columns = (alias: string) => sql.raw(`(select row_to_json(x) from (select ${PERSON_COLUMNS_SQL} from records r where r.id = ${alias}.id) x)`);
-  const rows = await rowsOf<PairRow>(
+/** The cursor of `X-Next-Cursor`, or null when it is not one. */
+export function decodePairsCursor(text: string): PairsCursor | null {
+  const m = CURSOR_PATTERN.exec(text.toLowerCase());
+  return m ? { score: Number(m[1]), first: m[2]!, second: m[3]! } : null;
+}
+
+type PairRow = { a: PersonRow; b: PersonRow; score: number; name_similarity: number; reasons: string[] };
+
+export async function possibleDuplicates(db: Db, limit: number, cursor: PairsCursor | null): Promise<{ pairs: DuplicatePair[]; next: string | null }> {
+  const person = (column: string) => sql.raw(`(select row_to_json(x) from (select ${PERSON_COLUMNS_SQL} from records r where r.id = p.${column}) x)`);
+  const after = cursor ? sql`and (p.score, p.first, p.second) < (${cursor.score}, ${cursor.first}::uuid, ${cursor.second}::uuid)` : sql``;
+  const rows = await rowsOf<PairRow & { first: string; second: string }>(
     db,
-    sql`select ${columns('a')} as a, ${columns('b')} as b, b.similarity, b.same_woreda
-      from (select id, category, person_name, woreda from records
-            where category in (${sql.join(PERSON_CATEGORIES.map((c) => sql`${c}`), sql`, `)}) and deleted_at is null and person_name is not null
-            order by created_at desc limit ${PAIRS_SCANNED}) a
-      cross join lateral (
-        select o.id, similarity(o.person_name, a.person_name) as similarity,
-          coalesce(person_name_key(o.woreda) = person_name_key(a.woreda), false) as same_woreda
-        from records o
-        where o.category = a.category and o.deleted_at is null and o.person_name % a.person_name and o.id <> a.id
-          and not exists (select 1 from duplicate_dismissals d where (d.first, d.second) = (least(o.id, a.id), greatest(o.id, a.id)))
-        order by similarity desc limit ${CANDIDATES_SHOWN}
-      ) b`,
+    sql`select p.first, p.second, p.score, p.name_similarity, p.reasons, ${person('first')} as a, ${person('second')} as b
+      from duplicate_pairs p
+      where exists (select 1 from records r where r.id = p.first and r.deleted_at is null)
+        and exists (select 1 from records r where r.id = p.second and r.deleted_at is null)
+        and not exists (select 1 from duplicate_dismissals d where (d.first, d.second) = (p.first, p.second))
+        ${after}
+      order by p.score desc, p.first desc, p.second desc limit ${limit}`,
   );
-  const pairs = new Map<string, DuplicatePair>();
-  for (const row of rows) {
-    const [first, second] = row.a.id < row.b.id ? [row.a, row.b] : [row.b, row.a];
-    const key = `${first.id}/${second.id}`;
-    if (pairs.has(key) || Number(row.similarity) < NAME_THRESHOLD) continue;
-    const { score, reasons } = scoreOf(Number(row.similarity), {
-      incident: Boolean(first.incident_id && first.incident_id === second.incident_id),
-      date: sameDate(first.happened_on, second.happened_on),
-      woreda: row.same_woreda,
-    });
-    if (score < SCORE_THRESHOLD) continue;
-    pairs.set(key, { first: personOf(first), second: personOf(second), score, nameSimilarity: Math.round(Number(row.similarity) * 1000) / 1000, reasons });
-  }
-  return [...pairs.values()].sort((x, y) => y.score - x.score || x.first._id.localeCompare(y.first._id)).slice(0, limit);
+  const pairs = rows.map((row) => ({
+    first: personOf(row.a),
+    second: personOf(row.b),
+    score: Number(row.score) / 1000,
+    nameSimilarity: Number(row.name_similarity) / 1000,
+    reasons: DUPLICATE_REASONS.filter((r: DuplicateReason) => row.reasons.includes(r)),
+  }));
+  const last = rows.at(-1);
+  return { pairs, next: last && rows.length === limit ? encodePairsCursor({ score: Number(last.score), first: last.first, second: last.second }) : null };
 }

@@ -16,11 +16,66 @@ import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { findDuplicates } from './check';
 import { DuplicateWrites } from './merge';
 import { mergedPageRedirect } from './merged-pages';
-import { possibleDuplicates } from './pairs';
+import { decodePairsCursor, possibleDuplicates } from './pairs';
+import { scanQueue } from './scan';
+
+/** The header that gives the next page's cursor, as the record lists do (records/reads.ts). */
+const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 const pairsQuery = z.object({
   limit: z.coerce.number({ error: 'Must be a whole number from 1 to 200' }).int({ error: 'Must be a whole number from 1 to 200' }).min(1).max(200).default(50),
+  cursor: z
+    .string({ error: 'Must be the X-Next-Cursor of the page before' })
+    .max(100, { error: 'Must be the X-Next-Cursor of the page before' })
+    .refine((v) => decodePairsCursor(v) !== null, { error: 'Must be the X-Next-Cursor of the page before' })
+    .optional()
+    .describe('Where the page starts: the X-Next-Cursor header of the page before'),
 });
+
+/** How often a process checks the records queued for the duplicate scan, and for how long at most each time. */
+const SCAN_INTERVAL_MS = 30_000;
+const SCAN_BUDGET_MS = 20_000;
+
+/**
+ * Scans the queue in the background: as soon as records were written here (so a pair just written is on the screen a
+ * moment later), and every SCAN_INTERVAL_MS for what other processes or bulk writes queued (or migration 0019: every
+ * record of an existing site). Reads never scan, so a read changes nothing. Closing stops it after the batch in
+ * progress.
+ */
+function scheduleScan(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | null = null;
+  let again = false;
+  let closing = false;
+  const run = () => {
+    if (current) {
+      again = true; // written while a scan ran: its records may have been queued after the scan's last batch
+      return;
+    }
+    current = scanQueue(app.db, { budgetMs: SCAN_BUDGET_MS, stop: () => closing })
+      .then((scanned) => void (scanned && app.log.info({ scanned }, 'duplicate scan')))
+      .catch((err: unknown) => app.log.error({ err }, 'duplicate scan failed; tried again later'))
+      .finally(() => {
+        current = null;
+        if (again && !closing) {
+          again = false;
+          run();
+        }
+      });
+  };
+  app.onContentChanged((change) => {
+    if (change.area === 'records' && !change.elsewhere && !closing) run();
+  });
+  app.addHook('onReady', async () => {
+    timer = setInterval(run, SCAN_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    closing = true;
+    clearInterval(timer);
+    await current;
+  });
+}
 
 async function actorOf(request: FastifyRequest) {
   const actor = await request.getActor();
@@ -66,6 +121,8 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
   app.pageRedirects.push(mergedPageRedirect(app.publicReads));
 
   registerCheckRoutes(fastify);
+  // Tests scan when they mean to (scanQueue), so that no write leaves work running behind the requests they check.
+  if (app.config.NODE_ENV !== 'test') scheduleScan(fastify);
 
   app.get(
     `${API_BASE}/duplicates`,
@@ -73,14 +130,18 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
       preHandler: staffOnly,
       schema: {
         tags: ['duplicates'],
-        summary: 'Possible duplicate people, best first (admin, super)',
+        summary: 'Possible duplicate people of the whole collection, best first, a page at a time (admin, super)',
+        description: 'The next page starts at the X-Next-Cursor header of this one (absent on the last page).',
         querystring: pairsQuery,
         response: { 200: z.array(duplicatePairSchema), ...refusals(400, 401, 403) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
-      return possibleDuplicates(app.db, request.query.limit);
+      const cursor = request.query.cursor ? decodePairsCursor(request.query.cursor) : null;
+      const { pairs, next } = await possibleDuplicates(app.db, request.query.limit, cursor);
+      if (next) reply.header(NEXT_CURSOR_HEADER, next);
+      return pairs;
     },
   );
 

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { SearchFilters } from '@app/shared';
 import { preparedSqlRows, type Db } from '../../db';
-import type { Visibility } from '../collection/filters';
+import { STATS_VALUE_MAX } from '../../db/registry-sql';
+import { dimensionFilters, type Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { queryShare, WordFrequencies } from './word-frequencies';
 
@@ -37,6 +38,20 @@ export class SearchKnowledge {
     const share = queryShare(filters.q, (lexeme) => this.words.share(lexeme));
     const filtered = await this.filteredCount(filters, visibility);
     return { low: filtered * share.low, high: filtered * share.high, filtered, records: this.words.recordCount };
+  }
+
+  /**
+   * Whether the filters leave no record to search (so that no words can find one): record_stats counts none. Not known
+   * with an incident (record_stats keeps none) or a value longer than record_stats keeps (it cannot tell it apart).
+   */
+  async leavesNone(filters: SearchFilters, visibility: Visibility): Promise<boolean> {
+    if (filters.incident || dimensionFilters(filters).some((d) => d.values.some((v) => v.length > STATS_VALUE_MAX))) return false;
+    return (await this.filteredCount(filters, visibility)) === 0;
+  }
+
+  /** Forgets the counts of the filters: records changed (the search plugin calls it as the response cache is cleared). */
+  forget(): void {
+    this.filtered.clear();
   }
 
   /** The records that the filters but the words and dates leave (dates only narrow it: an upper bound). */

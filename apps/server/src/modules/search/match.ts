@@ -9,8 +9,13 @@ import { facetTermsQuery } from './facet-terms';
 export type WordMatch = 'text' | 'names';
 
 export interface MatchConditions {
-  /** The conditions, as each record is tested against them. */
-  where: SQL[];
+  /**
+   * The filters (but that the record is live), as each record is tested against them: on the columns that
+   * records_search_newest_idx holds, so a newest-first walk tests them in the index without reading the records.
+   */
+  filters: SQL[];
+  /** The words, as each record is tested against them (null: no words). */
+  words: SQL | null;
   /**
    * The same conditions with the filters also as terms of the full-text index (facet-terms.ts), for statements whose
    * plan PostgreSQL chooses: words and filters are intersected inside the GIN index.
@@ -26,18 +31,19 @@ export interface MatchConditions {
 export function matchConditions(filters: SearchFilters, visibility: Visibility, match: WordMatch | null): MatchConditions {
   const { q, ...rest } = filters;
   const where = filterConditions(rest, visibility);
+  // The first condition is that the record is live: the walk reads live records only (the index's own condition).
+  const tested = where.slice(1);
   const terms = facetTermsQuery(rest);
   const byTerms = (conditions: SQL[]) => (terms ? [...conditions, sql`${searchColumns.vector} @@ ${terms}`] : conditions);
-  if (!q || !match) return { where, indexed: byTerms(where), tsQuery: null, rank: sql`0::real` };
+  if (!q || !match) return { filters: tested, words: null, indexed: byTerms(where), tsQuery: null, rank: sql`0::real` };
   const tsQuery = textQuery(q);
   if (match === 'text') {
     const indexed = [...where, sql`${searchColumns.vector} @@ ${terms ? sql`(${tsQuery} && ${terms})` : tsQuery}`];
-    where.push(sql`${searchColumns.vector} @@ ${tsQuery}`);
-    return { where, indexed, tsQuery, rank: sql`ts_rank(${searchColumns.vector}, ${tsQuery})::real`, q };
+    return { filters: tested, words: sql`${searchColumns.vector} @@ ${tsQuery}`, indexed, tsQuery, rank: sql`ts_rank(${searchColumns.vector}, ${tsQuery})::real`, q };
   }
-  const words = normaliseSearchText(q);
-  where.push(sql`${words} <% ${searchColumns.names}`);
-  return { where, indexed: byTerms(where), tsQuery, rank: sql`word_similarity(${words}, ${searchColumns.names})::real`, q };
+  const normalised = normaliseSearchText(q);
+  const words = sql`${normalised} <% ${searchColumns.names}`;
+  return { filters: tested, words, indexed: byTerms([...where, words]), tsQuery, rank: sql`word_similarity(${normalised}, ${searchColumns.names})::real`, q };
 }
 
 export const and = (where: SQL[]) => sql.join(where, sql` and `);

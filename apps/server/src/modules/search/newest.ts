@@ -43,16 +43,19 @@ export async function newestPage(db: Db, conditions: MatchConditions, input: Sea
   for (let i = 0; walk && i < limits.walkSteps && found.length < want; i++) {
     const [row]: WalkRow[] = await preparedSqlRows<WalkRow>(
       db,
+      // The filters are tested in records_search_newest_idx, which holds their columns (an index-only scan); only the
+      // records they leave are read to test the words. The last position is projected after it is found: a JSON object
+      // built for every record read, before the sort kept one, cost more than the rest of the step.
       sql`with c as materialized (
-          select ${records.id} as id, ${records.createdAt} as created_at, (${and(conditions.where)}) as matched
+          select ${records.id} as id, ${records.createdAt} as created_at, (${conditions.filters.length ? and(conditions.filters) : sql`true`}) as passed
           from ${records} where ${records.deletedAt} is null and ${cursorAfter(after, RECORD_COLUMNS)}
           order by ${NEWEST_FIRST} limit ${step}
         )
         select
           (select json_agg(json_build_object('id', h.id, 'createdAt', h.created_at, 'text', ${text}) order by h.created_at desc, h.id desc)
-            from (select id, created_at from c where matched order by created_at desc, id desc limit ${want - found.length}) h
+            from (${matchedIn(conditions.words, want - found.length)}) h
             join ${records} on ${records.id} = h.id) as hits,
-          (select json_build_object('id', id, 'createdAt', created_at) from c order by created_at, id limit 1) as last,
+          (select json_build_object('id', l.id, 'createdAt', l.created_at) from (select id, created_at from c order by created_at, id limit 1) l) as last,
           (select count(*)::int from c) as read`,
     );
     found.push(...(row?.hits ?? []));
@@ -62,6 +65,13 @@ export async function newestPage(db: Db, conditions: MatchConditions, input: Sea
   }
   if (found.length < want) found.push(...(await plannedRest(db, conditions, after, want - found.length, text)));
   return pageOf(found, limit, conditions.q);
+}
+
+/** The newest `count` records of the step `c` that passed the filters and hold the words. */
+function matchedIn(words: SQL | null, count: number): SQL {
+  if (!words) return sql`select id, created_at from c where passed order by created_at desc, id desc limit ${count}`;
+  return sql`select c.id, c.created_at from c join ${records} on ${records.id} = c.id
+    where c.passed and ${words} order by c.created_at desc, c.id desc limit ${count}`;
 }
 
 /** The newest `count` matches after `after`, as the planner finds them (through the index, or reading in order). */

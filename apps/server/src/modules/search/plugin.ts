@@ -14,6 +14,11 @@ import { computeSearch, normaliseSearchQuery } from './reads';
 const searchArea: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const knowledge = new SearchKnowledge(app.db);
+  // What the filters leave may decide that a search finds nothing: forgotten with every change of records, here or in
+  // another process, as the response cache is cleared.
+  app.onContentChanged(({ area }) => {
+    if (area === 'records') knowledge.forget();
+  });
   app.get(
     `${API_BASE}/search`,
     {

@@ -4,11 +4,11 @@ import { preparedSqlRows, type Db } from '../../db';
 import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { exactSearch } from './exact';
-import { FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
+import { emptyFacets, estimate, FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
 import type { SearchKnowledge } from './knowledge';
 import { matchConditions } from './match';
 import { newestPage } from './newest';
-import { sampleCounts } from './sample';
+import { sampleCounts, type Counted } from './sample';
 import type { SearchInput, SearchLimits, SearchPage } from './types';
 
 export type { SearchLimits } from './types';
@@ -34,10 +34,28 @@ const SURELY_MANY = 1.25;
 export async function searchRecords(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits = SEARCH_LIMITS, knowledge?: SearchKnowledge): Promise<SearchPage> {
   const { q } = input.filters;
   if (!q) return browse(db, input, visibility, limits);
+  // Filters that leave no record (record_stats says so): nothing to find by text or by name, and nothing to count.
+  if (knowledge && (await knowledge.leavesNone(input.filters, visibility))) return nothingFound(input);
   const byText = await searchText(db, input, visibility, limits, knowledge);
   // Names hold no digits: a case number or a word with digits that full text did not find is not a misspelt name.
   if (byText.total > 0 || /\d/.test(q)) return byText;
   return (await exactSearch(db, input, visibility, 'names'))!;
+}
+
+/**
+ * Words in at least this share of the records (PostgreSQL's statistics of the index, word-frequencies.ts) tell almost
+ * nothing of where a record is: the counts of the filters alone (record_stats), scaled by the words' share, are the
+ * estimate, read without looking at any record. Each count is then off by at most the 5 % of records without the words.
+ */
+const WORDS_EVERYWHERE = 0.95;
+
+/** The counts of the filters (record_stats) scaled by the share of records holding the words: an estimate. */
+async function scaledStatistics(db: Db, filters: SearchInput['filters'], visibility: Visibility, share: number): Promise<Counted> {
+  const counted = await statisticsCounts(db, filters, visibility);
+  const scaled = (n: number) => (n === 0 ? 0 : estimate(n * share));
+  const facets = facetsFrom(counted.facets);
+  for (const counts of Object.values(facets)) for (const count of counts) count.count = scaled(count.count);
+  return { total: scaled(counted.total), estimated: true, facets };
 }
 
 /** Full-text search: exact up to `exactUpTo` matches, estimated past it. */
@@ -51,8 +69,11 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
   }
   const conditions = matchConditions(input.filters, visibility, 'text');
   const share = expected?.records ? expected.low / expected.records : null;
+  const everywhere = expected !== null && expected.filtered > 0 && expected.low / expected.filtered >= WORDS_EVERYWHERE;
   const [counted, page] = await Promise.all([
-    sampleCounts(db, conditions.indexed, limits.sampleRows, expected ? Math.max(expected.high, limits.exactUpTo) : null),
+    everywhere
+      ? scaledStatistics(db, input.filters, visibility, expected.low / expected.filtered)
+      : sampleCounts(db, conditions.indexed, limits.sampleRows, expected ? Math.max(expected.high, limits.exactUpTo) : null),
     newestPage(db, conditions, input, limits, share),
   ]);
   if (!goesOnNewest && expected && counted.total <= limits.exactUpTo) {
@@ -70,13 +91,25 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
   };
 }
 
+function nothingFound(input: SearchInput): SearchPage {
+  const order = input.cursor && 'createdAt' in input.cursor ? 'newest' : 'relevance';
+  return { total: 0, estimated: false, order, hits: [], facets: emptyFacets(), nextCursor: null };
+}
+
 /**
  * Without words: the total and facet counts from record_stats (exact, a few thousand rows at any size; partial months
  * of a date range are counted live, as the statistics do), and the page newest first.
  */
 async function browse(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits): Promise<SearchPage> {
   const { filters } = input;
-  const { rows } = statisticsRows(filters, visibility);
+  const counted = await statisticsCounts(db, filters, visibility);
+  const page = await newestPage(db, matchConditions(filters, visibility, null), input, limits, counted.total / counted.records);
+  return { total: counted.total, estimated: false, order: 'newest', ...page, facets: facetsFrom(counted.facets) };
+}
+
+/** The records the filters but the words leave, per facet value, from record_stats; and the records in the table. */
+async function statisticsCounts(db: Db, filters: SearchInput['filters'], visibility: Visibility): Promise<{ total: number; records: number; facets: FacetRow[] }> {
+  const { rows } = statisticsRows({ ...filters, q: undefined }, visibility);
   const [counted] = await preparedSqlRows<{ total: number; records: number; facets: FacetRow[] }>(
     db,
     sql`with s as materialized (
@@ -90,6 +123,5 @@ async function browse(db: Db, input: SearchInput, visibility: Visibility, limits
         (${FACET_COUNTS(sql`s`)}) as facets`,
   );
   if (!counted) throw new Error('search: no counts');
-  const page = await newestPage(db, matchConditions(filters, visibility, null), input, limits, counted.total / counted.records);
-  return { total: counted.total, estimated: false, order: 'newest', ...page, facets: facetsFrom(counted.facets) };
+  return counted;
 }

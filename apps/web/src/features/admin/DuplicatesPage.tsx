@@ -1,14 +1,17 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { can, CATEGORIES, paths, type DuplicatePair, type DuplicatePerson } from '@app/shared';
-import { request } from '../../lib/api';
+import { request, requestCursorPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { PageTitle } from '../../components/PageTitle';
 import { ForbiddenNotice } from './ForbiddenNotice';
 import './admin.css';
+
+/** Pairs per page. */
+const PAGE_SIZE = 50;
 
 type Answer = { kind: 'merge'; keep: DuplicatePerson; merge: DuplicatePerson } | { kind: 'dismiss'; pair: DuplicatePair };
 
@@ -33,9 +36,13 @@ export default function DuplicatesPage() {
   const user = useSession();
   const queryClient = useQueryClient();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
-  const pairs = useQuery({
+  // Pairs of the whole collection, best first, 50 at a time: "Show more pairs" asks for the page after the last one.
+  const pairs = useInfiniteQuery({
     queryKey: ['admin', 'duplicates'],
-    queryFn: ({ signal }) => request<DuplicatePair[]>('/duplicates', { query: { limit: 50 }, signal }),
+    queryFn: ({ pageParam, signal }) =>
+      requestCursorPage<DuplicatePair>('/duplicates', { query: { limit: PAGE_SIZE, cursor: pageParam }, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
     enabled: can.approve(user),
   });
   const answer = useMutation({
@@ -55,7 +62,7 @@ export default function DuplicatesPage() {
 
   const title = t('pages.duplicates');
   if (!can.approve(user)) return <ForbiddenNotice title={title} />;
-  const list = pairs.data ?? [];
+  const list = pairs.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <section className="duplicates-page">
       <PageTitle title={title} />
@@ -92,6 +99,11 @@ export default function DuplicatesPage() {
           </li>
         ))}
       </ol>
+      {pairs.hasNextPage ? (
+        <button type="button" className="btn btn-secondary" disabled={pairs.isFetchingNextPage} onClick={() => void pairs.fetchNextPage()}>
+          {pairs.isFetchingNextPage ? t('common.loading') : t('duplicates.more')}
+        </button>
+      ) : null}
     </section>
   );
 }
