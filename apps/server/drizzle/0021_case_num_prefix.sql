@@ -1,0 +1,1 @@
+CREATE INDEX "records_case_num_prefix_idx" ON "records" USING btree (lower("case_num") text_pattern_ops) WHERE "records"."deleted_at" is null and "records"."case_num" is not null;
