@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { expect, test, type Page } from './fixtures';
 import { apiSignIn, linkFromOutbox, SUPER, TEST_PASSWORD, uniqueEmail, useToken } from './editor-helpers';
+import { CATEGORY_ROUTES } from '../packages/shared/src/index';
 
 /**
  * Stored XSS in a real browser. The payloads of e2e/xss/payloads.txt (OWASP filter-evasion and
@@ -16,17 +17,7 @@ const PAYLOADS = readFileSync(new URL('./xss/payloads.txt', import.meta.url), 'u
   .split('\n')
   .filter((line) => line.trim() !== '');
 const API = '/api/v1.0.0';
-const ROUTES: Record<string, string> = {
-  victims: '/victims',
-  massacres: '/massacres',
-  displacements: '/displacements',
-  orphans: '/orphans',
-  missings: '/missings',
-  videos: '/videos',
-  links: '/links',
-  events: '/events',
-  blogs: '/educations',
-};
+const ROUTES: Record<string, string> = CATEGORY_ROUTES;
 const IMAGE_FIELD: Record<string, string> = { victims: 'image', massacres: 'files[]', events: 'files[]' };
 
 type Watch = { executions: string[]; violations: string[]; liveHandlers: number };
