@@ -60,6 +60,26 @@ test.describe('islands', () => {
     await expect(page).toHaveURL(/\/orphans$/);
   });
 
+  test('islands a reader only reads past are never adopted; the first press or key adopts one, and that press works', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/statistics');
+    const menu = page.locator('island-root[data-island="menu"]');
+    const filters = page.locator('island-root[data-island="statisticsFilters"]');
+    await expect(menu).not.toHaveAttribute('data-adopted');
+    await expect(filters).not.toHaveAttribute('data-adopted');
+    // By keyboard: focus, then Enter, opens the phone menu.
+    await page.locator('.menu-toggle').focus();
+    await expect(menu).toHaveAttribute('data-adopted', '');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#site-menu')).toHaveClass(/is-open/);
+    await expect(filters).not.toHaveAttribute('data-adopted');
+    await page.keyboard.press('Escape');
+    // By pointer: the first tap on "Filters (n)" opens them.
+    await page.locator('.statistics-filters-toggle').click();
+    await expect(filters).toHaveAttribute('data-adopted', '');
+    await expect(page.locator('#statistics-filters')).toHaveClass(/is-open/);
+  });
+
   test('share: the copy button copies the page address and says so', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/victims');

@@ -65,6 +65,20 @@ function useClosing(open: boolean, close: () => void, button: RefObject<HTMLButt
 }
 
 /**
+ * Closes an open part when the page shown changes (in the app, a link followed), not after the first render: on a
+ * reading page the menu is adopted at the reader's first press (islands/start.tsx), whose opening a close run as the
+ * first render's effect would undo.
+ */
+function useClosedOnNavigation(current: string, close: () => void) {
+  const shown = useRef(current);
+  useEffect(() => {
+    if (shown.current === current) return;
+    shown.current = current;
+    close();
+  }, [current, close]);
+}
+
+/**
  * "Browse": every list and the ways to read across them. From 768px a button opens it under the header; in the phone
  * menu it is open, so every list is two taps from any page (the menu, then the list).
  */
@@ -74,7 +88,7 @@ function BrowseMenu({ current }: { current: string }) {
   const rootRef = useRef<HTMLLIElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
-  useEffect(close, [current, close]);
+  useClosedOnNavigation(current, close);
   useClosing(open, close, buttonRef, rootRef);
   return (
     <li className="browse" ref={rootRef}>
@@ -130,7 +144,7 @@ export function SiteMenu({ current, reader, contactEmail, socialUrl }: SiteMenuP
   const toggleRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   const close = useCallback(() => setOpen(false), []);
-  useEffect(close, [current, close]);
+  useClosedOnNavigation(current, close);
   useClosing(open, close, toggleRef);
   useEffect(() => {
     if (open) panelRef.current?.querySelector<HTMLElement>('a, button')?.focus();

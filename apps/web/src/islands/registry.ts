@@ -30,6 +30,16 @@ const ISLANDS = {
 
 export type IslandName = keyof typeof ISLANDS;
 
+/**
+ * The islands adopted as soon as their code has run: their effects act beyond their own markup or before the reader
+ * touches them (the search form's filters apply at once, the document's keys turn the gallery's pages, the campaign
+ * form loads when near). Every other island is adopted when the reader first reaches it (islands/start.tsx), so a
+ * reader who only reads pays nothing for it; its mount effects may then run after that first event.
+ */
+const ADOPTED_AT_ONCE: ReadonlySet<IslandName> = new Set(['searchFilters', 'viewerKeys', 'campaign']);
+
+export const adoptedAtOnce = (name: IslandName): boolean => ADOPTED_AT_ONCE.has(name);
+
 export const isIslandName = (name: string): name is IslandName => Object.hasOwn(ISLANDS, name);
 
 /** The build manifest names a module by its path from the web app's folder: '../x/Y.tsx' here is 'src/x/Y.tsx'. */

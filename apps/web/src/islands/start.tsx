@@ -4,7 +4,7 @@ import { SlotsProvider, type Slots } from '../components/Slots';
 import { httpsRedirectTarget } from '../lib/https';
 import { nextTask } from '../lib/nextTask';
 import { setTranslations } from '../lib/translate';
-import { isIslandName, loadIsland } from './registry';
+import { adoptedAtOnce, isIslandName, loadIsland, type IslandName } from './registry';
 import { englishStrings, stringsOfPage } from './strings';
 
 /**
@@ -35,6 +35,25 @@ function componentOf(element: HTMLElement): Promise<ComponentType<Record<string,
 function adopt(element: HTMLElement, component: ComponentType<Record<string, unknown>>): void {
   const props = JSON.parse(element.dataset.props ?? '{}') as Record<string, unknown>;
   hydrateRoot(element, createElement(SlotsProvider, { value: slots }, createElement(component, props)));
+  // Browser tests read whether, and when, an island was adopted.
+  element.dataset.adopted = '';
+}
+
+/** Every way a reader reaches an island's controls: by pointer, touch, keyboard or focus, and what they send. */
+const REACHED_BY = ['focusin', 'pointerdown', 'touchstart', 'mousedown', 'keydown', 'click', 'input', 'change', 'submit'] as const;
+
+/**
+ * Adopts the island at the first event that reaches it, in the capture phase, so before the event gets to its
+ * target: the production build's adoption (Preact's hydrate) is synchronous and adds the handlers to the elements,
+ * which the same event then reaches (the DOM calls the listeners a node has when the event gets to it). A page that
+ * is only read never adopts it: adopting the menu and the filters was most of a reading page's script time.
+ */
+function adoptWhenReached(element: HTMLElement, component: ComponentType<Record<string, unknown>>): void {
+  const adoptNow = () => {
+    for (const type of REACHED_BY) element.removeEventListener(type, adoptNow, true);
+    adopt(element, component);
+  };
+  for (const type of REACHED_BY) element.addEventListener(type, adoptNow, { capture: true, passive: true });
 }
 
 
@@ -58,13 +77,18 @@ async function start(): Promise<void> {
   for (const component of components) component.catch(() => undefined);
   for (const [i, root] of roots.entries()) {
     try {
-      adopt(root, await components[i]!);
+      const component = await components[i]!;
+      if (!adoptedAtOnce(root.dataset.island as IslandName)) {
+        adoptWhenReached(root, component);
+        continue;
+      }
+      adopt(root, component);
     } catch (error) {
       console.error(error);
     }
     await nextTask();
   }
-  // Every island works from here (browser tests wait for it, as they do for the app).
+  // Every island works from here, adopted or waiting to be reached (browser tests wait for it, as they do for the app).
   document.documentElement.dataset.app = 'ready';
 }
 
