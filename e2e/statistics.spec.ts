@@ -114,6 +114,25 @@ test.describe('statistics and map', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Sample massacre 1' })).toBeVisible();
   });
 
+  test('a phone lays out only the charts on its first screen, and nothing moves when the others are', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/statistics');
+    const charts = page.locator('.statistics .chart, .statistics-regions, .site-footer');
+    expect(await charts.count()).toBe(6);
+    for (const visibility of await charts.evaluateAll((all) => all.map((el) => getComputedStyle(el).contentVisibility))) expect(visibility).toBe('auto');
+    // The charts further down are drawn as they come near the screen; neither that nor the load shifts what is seen.
+    await page.mouse.wheel(0, 6000);
+    await expect(page.locator('.site-footer')).toBeInViewport();
+    const shifted = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => resolve(list.getEntries().reduce((sum, e) => sum + (e as PerformanceEntry & { value: number }).value, 0))).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(0), 500);
+        }),
+    );
+    expect(shifted).toBeLessThan(0.01);
+  });
+
   test('the header links to the statistics, and the home page loads no statistics code', async ({ page }) => {
     const scripts: string[] = [];
     page.on('request', (req) => {
