@@ -147,12 +147,15 @@ export async function findDuplicates(db: Db | Tx, category: CategorySlug, query:
   const base = baseConditions(category, query, includePrivate);
   const name = sql`person_name_key(${query.name})`;
   const { date, woreda } = reasonConditions(query);
-  const rows = await db.transaction(async (tx) => {
+  const byName = db.transaction(async (tx) => {
     // pg_trgm's `%` reads its threshold from this setting; `true`: for this transaction only.
     await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(NAME_ALONE_THRESHOLD)}, true)`);
     return candidateRows(tx, [...base, sql`r.person_name % ${name}`], query.name, query.woreda);
   });
-  for (const read of reasonReads(query, name, date, woreda)) rows.push(...(await candidateRows(db, [...base, read], query.name, query.woreda)));
+  // Asked together: on a pool each read takes a connection of its own, so the check waits for the slowest read rather
+  // than for their sum (a transaction's client runs them one after another).
+  const byReason = reasonReads(query, name, date, woreda).map((read) => candidateRows(db, [...base, read], query.name, query.woreda));
+  const rows = (await Promise.all([byName, ...byReason])).flat();
   const seen = new Set<string>();
   const candidates = rows.flatMap((row) => {
     if (seen.has(row.id)) return [];
