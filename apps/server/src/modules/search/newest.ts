@@ -4,7 +4,7 @@ import { preparedSqlRows, rowsOf, type Db } from '../../db';
 import { records } from '../../db/schema';
 import type { SearchCursor } from './cursor';
 import { and, cursorAfter, NEWEST_FIRST, RECORD_COLUMNS, snippetTextOf, type MatchConditions } from './match';
-import { highlightTerms, snippetOf } from './snippet';
+import { snippetsOfHits, type SnippetCache } from './snippet-cache';
 import type { SearchInput, SearchLimits, SearchPage } from './types';
 
 /** A hit found, with the text of its snippet. */
@@ -28,8 +28,17 @@ interface WalkRow {
  * (null: unknown); it sizes the steps, and when matches are too sparse for the steps to find a page, or what the steps
  * leave unfound, the planner is asked for (it intersects the index's lists).
  */
-export async function newestPage(db: Db, conditions: MatchConditions, input: SearchInput, limits: SearchLimits, share: number | null): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
+export async function newestPage(
+  db: Db,
+  conditions: MatchConditions,
+  input: SearchInput,
+  limits: SearchLimits,
+  share: number | null,
+  snippets?: SnippetCache,
+): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
   const { cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
+  const generation = snippets?.current() ?? 0;
+  const page = (found: Found[]) => pageOf(found, limit, conditions.q, snippets, generation);
   const want = limit + 1;
   const found: Found[] = [];
   let after: SearchCursor | null = cursor && 'createdAt' in cursor ? cursor : null;
@@ -60,11 +69,11 @@ export async function newestPage(db: Db, conditions: MatchConditions, input: Sea
     );
     found.push(...(row?.hits ?? []));
     // A short step is the end of the records: nothing older is left to find.
-    if (!row?.last || row.read < step) return pageOf(found, limit, conditions.q);
+    if (!row?.last || row.read < step) return page(found);
     after = { createdAt: row.last.createdAt, id: row.last.id };
   }
   if (found.length < want) found.push(...(await plannedRest(db, conditions, after, want - found.length, text)));
-  return pageOf(found, limit, conditions.q);
+  return page(found);
 }
 
 /** The newest `count` records of the step `c` that passed the filters and hold the words. */
@@ -85,12 +94,12 @@ function plannedRest(db: Db, conditions: MatchConditions, after: SearchCursor | 
   );
 }
 
-function pageOf(found: Found[], limit: number, q: string | undefined): Pick<SearchPage, 'hits' | 'nextCursor'> {
+function pageOf(found: Found[], limit: number, q: string | undefined, snippets: SnippetCache | undefined, generation: number): Pick<SearchPage, 'hits' | 'nextCursor'> {
   const shown = found.slice(0, limit);
-  const terms = highlightTerms(q ?? '');
+  const cut = snippetsOfHits(shown, q, snippets, generation);
   const last = shown.at(-1);
   return {
-    hits: shown.map((hit) => ({ id: hit.id, snippet: snippetOf(hit.text, terms) })),
+    hits: shown.map((hit, i) => ({ id: hit.id, snippet: cut[i]! })),
     nextCursor: found.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
   };
 }
