@@ -1,40 +1,21 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRouter } from 'react-router';
-import { CATEGORIES, sourcesSchema, type RecordDto, type Source } from '@app/shared';
-import '../src/lib/i18n';
+import { sourcesSchema, type Source } from '@app/shared';
 import { ApiError } from '../src/lib/api';
-import { recordFormData } from '../src/features/records/formData';
-import { RecordForm } from '../src/features/records/RecordForm';
 import { emptyDraft, placeSourceError, serialiseSources, toDraft } from '../src/features/records/sourceDrafts';
 import { testRecord } from './fixtures';
+import { renderVictimForm, sentSources, sourceGroup } from './sourcesForm';
 
 /** The sources editor of the record form: what it sends, what it keeps of stored sources, where errors show. */
 const WITNESS: Source = { kind: 'witness', title: 'Testimony of test witness Q', note: 'Test witness lives at test address 7', withheld: true };
 const REPORT: Source = { kind: 'media', title: 'Test report', publisher: 'Test Daily', date: '2021-03', url: 'https://example.org/test-report', language: 'en', note: 'Test note' };
 
-type Save = (body: FormData) => Promise<unknown>;
-
-function renderForm(record?: RecordDto, save: Save = async () => undefined) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter>
-        <RecordForm category={CATEGORIES.victims} record={record} submitLabel="Submit" save={save} onSaved={() => undefined} />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
-const sentSources = () => JSON.parse(recordFormData(CATEGORIES.victims, document.querySelector('form')!).get('sources') as string) as unknown;
-const sourceGroup = (n: number) => screen.getByRole('group', { name: `Source ${n}` });
-
 describe('sources editor', () => {
   afterEach(cleanup);
 
   it('sends the stored sources back exactly, withheld testimony included, when an edit leaves them alone', () => {
-    renderForm(testRecord({ category: 'victims', sources: [WITNESS, REPORT] }));
+    renderVictimForm(testRecord({ category: 'victims', sources: [WITNESS, REPORT] }));
     expect(within(sourceGroup(1)).getByLabelText('Kind of source')).toHaveValue('witness');
     expect(within(sourceGroup(1)).getByLabelText(/Withheld for the witness's safety/)).toBeChecked();
     expect(within(sourceGroup(2)).getByLabelText('Link')).toHaveValue(REPORT.url);
@@ -52,7 +33,7 @@ describe('sources editor', () => {
 
   it('adds and removes sources by keyboard, moving the focus and announcing each change', async () => {
     const user = userEvent.setup();
-    renderForm();
+    renderVictimForm();
     expect(sentSources()).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Add a source' }));
     expect(within(sourceGroup(1)).getByLabelText('Kind of source')).toHaveFocus();
@@ -88,7 +69,7 @@ describe('sources editor', () => {
     const refused = sourcesSchema.safeParse(JSON.stringify(bad));
     const message = refused.error!.issues[0]!.message;
     expect(placeSourceError(message, [toDraft(REPORT, 7), toDraft(bad[1] as Source, 8)])).toEqual({ key: 8, field: 'url', message: 'Link must start with http:// or https://' });
-    renderForm(testRecord({ category: 'victims', sources: bad as Source[] }), async () => {
+    renderVictimForm(testRecord({ category: 'victims', sources: bad as Source[] }), async () => {
       throw new ApiError(400, { sources: message });
     });
     await user.type(within(sourceGroup(1)).getByLabelText('Note'), ' typed');
@@ -102,7 +83,7 @@ describe('sources editor', () => {
   });
 
   it('shows an error about the whole list at the list, which takes the focus', async () => {
-    renderForm(undefined, async () => {
+    renderVictimForm(undefined, async () => {
       throw new ApiError(400, { sources: 'At most 50 sources' });
     });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Submit' }));

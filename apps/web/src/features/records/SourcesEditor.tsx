@@ -134,8 +134,8 @@ function SourceFieldset({ draft, number, idBase, error, onChange, onRemove }: So
       <legend>{t('sourceEditor.source', { n: number })}</legend>
       <SourceInput id={`${idBase}-kind`} label={t('sourceEditor.kind')} error={errorAt('kind') ?? (draft.kind === 'witness' ? undefined : errorAt('withheld'))}>
         {(common) => (
-          // Not controlled: the form re-renders on the select's input event (the duplicates question), which for a
-          // controlled select would put back the old kind before its change event arrives.
+          // Not controlled (nor is the withheld box): the form re-renders on their input event (the duplicates question),
+          // which for a controlled one would put back the old value before its change event arrives.
           <select {...common} defaultValue={draft.kind} onChange={(e) => onChange(draft.key, { kind: e.currentTarget.value as SourceDraft['kind'] })}>
             {SOURCE_KINDS.map((kind) => (
               <option key={kind} value={kind}>
@@ -177,7 +177,7 @@ function WithheldBox({ id, checked, error, onChange }: { id: string; checked: bo
   const { t } = useTranslation();
   return (
     <div className="source-wide source-withheld">
-      <input {...fieldAria(id, { error })} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input {...fieldAria(id, { error })} type="checkbox" defaultChecked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
       <label htmlFor={id}>{t('sourceEditor.withheld')}</label>
       {error ? (
         <p className="field-error" id={`${id}-error`}>
