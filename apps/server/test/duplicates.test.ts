@@ -125,6 +125,27 @@ describe('duplicate people', () => {
     expect(found?.incidentId).toBe(massacre._id);
   });
 
+  it('finds a looser name through each reason alone, and only when that reason makes the score', async () => {
+    const massacre = await create('massacres', { title: 'Test massacre (test data)' });
+    const person = await create('victims', {
+      title: 'Test victim (test data)',
+      fullName: 'Birtukan Gemechu',
+      woreda: 'Sample Test Wereda',
+      happenedOn: '2021-06-10T00:00:00',
+      incidentId: massacre._id,
+    });
+    const reasonsFor = async (query: Record<string, string>) => (await candidates(query)).find((c) => c._id === person._id)?.reasons ?? null;
+    // "Birtu Gemechis" is 0.52 alike (pg_trgm): not enough alone, enough with one reason worth 0.1.
+    expect(await reasonsFor({ name: 'Birtu Gemechis' })).toBeNull();
+    expect(await reasonsFor({ name: 'Birtu Gemechis', woreda: 'Sample Test Wereda' })).toEqual(['name', 'woreda']);
+    expect(await reasonsFor({ name: 'Birtu Gemechis', happenedOn: '2021-06-12' })).toEqual(['name', 'date']);
+    // "Birtkan Gemachew" is 0.36 alike: one reason worth 0.1 is not enough, the incident (0.2) or date and woreda are.
+    expect(await reasonsFor({ name: 'Birtkan Gemachew', woreda: 'Sample Test Wereda' })).toBeNull();
+    expect(await reasonsFor({ name: 'Birtkan Gemachew', happenedOn: '2021-06-12' })).toBeNull();
+    expect(await reasonsFor({ name: 'Birtkan Gemachew', incidentId: massacre._id })).toEqual(['name', 'incident']);
+    expect(await reasonsFor({ name: 'Birtkan Gemachew', woreda: 'Sample Test Wereda', happenedOn: '2021-06-08' })).toEqual(['name', 'date', 'woreda']);
+  });
+
   it('refuses a bad question with the field named, and asks to sign in', async () => {
     expect((await check('victims', { name: 'Abebe Namuna' }, null)).status).toBe(401);
     const short = await check('victims', { name: 'A' });
