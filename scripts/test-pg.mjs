@@ -22,6 +22,8 @@ const NO_DATABASE = [
   'test/deploy-files.test.ts',
   'test/etag.test.ts',
   'test/search-snippet.test.ts',
+  'test/search-snippet-cache.test.ts',
+  'test/sql-text.test.ts',
   'test/start-signals.test.ts',
   'test/storage.test.ts',
   'test/timestamping.test.ts',

@@ -231,6 +231,21 @@ describe('search', () => {
     expect(hitIds((await search('q=latecomer')).body)).toEqual([ids.late]);
   });
 
+  it('a snippet follows an edit of its record (snippets are kept until records change)', async () => {
+    const id = await create('edited', 'victims', { title: 'Invented edited victim (test data)', description: `${LABEL} snipword before the edit` });
+    const shown = async () => {
+      // Signed in: never answered from the response cache, so the snippet is the search's own each time.
+      const { body } = await search('q=snipword', admin.auth);
+      expect(hitIds(body)).toEqual([id]);
+      return body.hits[0]!.snippet.map((part) => part.text).join('');
+    };
+    expect(await shown()).toContain('snipword before the edit');
+    expect(await shown()).toContain('snipword before the edit');
+    const edit = await call(t.app, { method: 'PUT', url: `${API_BASE}/victims/${id}/edit`, headers: admin.auth, payload: { description: `${LABEL} snipword after the edit` } });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(await shown()).toContain('snipword after the edit');
+  });
+
   it('bad parameters: 400 with the field named', async () => {
     const cases: [string, string][] = [
       ['category=nonsense', 'category'],

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { MIGRATIONS_DIR } from '../locations';
 import * as schema from './schema';
 import { openEmbeddedServer, type EmbeddedServer } from './embedded-server';
+import { sqlText, type SqlDialect } from './sql-text';
 
 export { schema };
 
@@ -47,7 +48,7 @@ const PREPARED_SHAPES = 48;
  * does not turn on the values (an index chosen by how common a word is would be chosen once for all words).
  */
 export async function preparedSqlRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const { sql: text, params } = (db as unknown as { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } } }).dialect.sqlToQuery(query);
+  const { sql: text, params } = sqlText((db as unknown as { dialect: SqlDialect }).dialect, query);
   let name = namedTexts.get(text);
   if (name === undefined && namedTexts.size < PREPARED_SHAPES) namedTexts.set(text, (name = `shaped_${namedTexts.size}`));
   return name === undefined ? rowsOf<T>(db, query) : preparedRows<T>(db, name, text, params);

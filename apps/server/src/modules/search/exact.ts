@@ -5,7 +5,7 @@ import { records } from '../../db/schema';
 import type { Visibility } from '../collection/filters';
 import { FACET_COLUMNS, FACET_COUNTS, facetsFrom } from './facets';
 import { and, cursorAfter, matchConditions, snippetTextOf, type WordMatch } from './match';
-import { highlightTerms, snippetOf } from './snippet';
+import { snippetsOfHits, type SnippetCache } from './snippet-cache';
 import type { SearchInput, SearchPage } from './types';
 
 /**
@@ -29,8 +29,16 @@ const MATCHED = { rank: sql`m.rank`, createdAt: sql`m.created_at`, id: sql`m.id`
  * Every match counted, per facet, ranked and paged in one statement (the matches are found once). With `bound`, at most
  * that many matches are read: null when there are more (the caller estimates instead), so the work stays bounded.
  */
-export async function exactSearch(db: Db, input: SearchInput, visibility: Visibility, match: WordMatch, bound: number | null = null): Promise<SearchPage | null> {
+export async function exactSearch(
+  db: Db,
+  input: SearchInput,
+  visibility: Visibility,
+  match: WordMatch,
+  bound: number | null = null,
+  snippets?: SnippetCache,
+): Promise<SearchPage | null> {
   const { filters, cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
+  const generation = snippets?.current() ?? 0;
   const conditions = matchConditions(filters, visibility, match);
   // A date cursor on a search with words is a page of a search that had many matches: it goes on newest first.
   const order: SearchOrder = cursor && 'createdAt' in cursor ? 'newest' : 'relevance';
@@ -61,12 +69,13 @@ export async function exactSearch(db: Db, input: SearchInput, visibility: Visibi
   if (!row) throw new Error('search: no row');
   if (bound !== null && row.total > bound) return null;
   const last = row.page[limit - 1];
-  const terms = highlightTerms(filters.q ?? '');
+  const shown = row.page.slice(0, limit);
+  const cut = snippetsOfHits(shown, filters.q, snippets, generation);
   return {
     total: row.total,
     estimated: false,
     order,
-    hits: row.page.slice(0, limit).map((hit) => ({ id: hit.id, snippet: snippetOf(hit.text, terms) })),
+    hits: shown.map((hit, i) => ({ id: hit.id, snippet: cut[i]! })),
     facets: facetsFrom(row.facets),
     nextCursor: row.page.length > limit && last ? (order === 'relevance' ? { rank: String(last.rank), id: last.id } : { createdAt: last.createdAt, id: last.id }) : null,
   };

@@ -5,6 +5,7 @@ import { preparedSqlRows, type Db } from '../../db';
 import { STATS_VALUE_MAX } from '../../db/registry-sql';
 import { dimensionFilters, type Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
+import { SnippetCache } from './snippet-cache';
 import { queryShare, WordFrequencies } from './word-frequencies';
 
 /** How many records a search is expected to find before it looks: bounds, and the part of all records they are. */
@@ -21,9 +22,11 @@ export interface Expected {
  * What a search knows before it runs, so that it can choose its way without counting: how common its words are
  * (PostgreSQL's statistics, word-frequencies.ts) and how many records its filters leave (record_stats, the counts the
  * statistics read, kept a few seconds per filter set: a burst of searches with the same filters reads them once).
+ * It also keeps the snippets it cut lately (snippet-cache.ts), forgotten with the counts.
  */
 export class SearchKnowledge {
   readonly words: WordFrequencies;
+  readonly snippets = new SnippetCache();
   private readonly filtered = new LRUCache<string, Promise<number>>({ max: 1000, ttl: 10_000 });
 
   constructor(private readonly db: Db) {
@@ -49,9 +52,10 @@ export class SearchKnowledge {
     return (await this.filteredCount(filters, visibility)) === 0;
   }
 
-  /** Forgets the counts of the filters: records changed (the search plugin calls it as the response cache is cleared). */
+  /** Forgets the counts of the filters and the snippets: records changed (the search plugin calls it as the response cache is cleared). */
   forget(): void {
     this.filtered.clear();
+    this.snippets.forget();
   }
 
   /** The records that the filters but the words and dates leave (dates only narrow it: an upper bound). */

@@ -39,7 +39,7 @@ export async function searchRecords(db: Db, input: SearchInput, visibility: Visi
   const byText = await searchText(db, input, visibility, limits, knowledge);
   // Names hold no digits: a case number or a word with digits that full text did not find is not a misspelt name.
   if (byText.total > 0 || /\d/.test(q)) return byText;
-  return (await exactSearch(db, input, visibility, 'names'))!;
+  return (await exactSearch(db, input, visibility, 'names', null, knowledge?.snippets))!;
 }
 
 /**
@@ -64,7 +64,7 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
   // A date cursor is a page of a search that had too many matches to rank: it goes on as it began.
   const goesOnNewest = input.cursor !== null && 'createdAt' in input.cursor;
   if (!goesOnNewest && !(expected && expected.low >= SURELY_MANY * limits.exactUpTo)) {
-    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo);
+    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo, knowledge?.snippets);
     if (exact) return exact;
   }
   const conditions = matchConditions(input.filters, visibility, 'text');
@@ -74,11 +74,11 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
     everywhere
       ? scaledStatistics(db, input.filters, visibility, expected.low / expected.filtered)
       : sampleCounts(db, conditions.indexed, limits.sampleRows, expected ? Math.max(expected.high, limits.exactUpTo) : null),
-    newestPage(db, conditions, input, limits, share),
+    newestPage(db, conditions, input, limits, share, knowledge?.snippets),
   ]);
   if (!goesOnNewest && expected && counted.total <= limits.exactUpTo) {
     // Fewer than the words' statistics said: counted and ranked after all.
-    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo);
+    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo, knowledge?.snippets);
     if (exact) return exact;
   }
   return {

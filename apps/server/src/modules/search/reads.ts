@@ -31,18 +31,24 @@ export async function computeSearch(app: RecordReadServices, query: SearchQuery,
   const generation = app.recordFragments.currentGeneration();
   const found = await searchRecords(app.db, { filters, cursor, limit: limit ?? SEARCH_LIMIT_DEFAULT }, { includePrivate: can.readPrivate(reader) }, SEARCH_LIMITS, knowledge);
   const fragments = await recordsAsFragments(app, found.hits.map((hit) => hit.id), generation, [], reader);
+  const signedIn = reader !== null;
   const parts: Buffer[] = [Buffer.from(`{"total":${found.total},"estimated":${found.estimated},"order":"${found.order}","hits":[`)];
+  // What the ETag hashes: the parts, but a record's kept hash for the record's bytes (as list pages do), so a page's
+  // 40 KB of records are not hashed again for every search.
+  const hashed: Buffer[] = [parts[0]!];
   let first = true;
   found.hits.forEach((hit, i) => {
     const fragment = fragments[i];
     // Trashed between the search and the read of its records: left out, as the next search will.
     if (!fragment || fragment.trashed) return;
-    parts.push(Buffer.from(`${first ? '' : ','}{"record":`), ...RecordFragments.partsOf(fragment, reader !== null), Buffer.from(`,"snippet":${JSON.stringify(hit.snippet)}}`));
+    const before = Buffer.from(`${first ? '' : ','}{"record":`);
+    const after = Buffer.from(`,"snippet":${JSON.stringify(hit.snippet)}}`);
+    parts.push(before, ...RecordFragments.partsOf(fragment, signedIn), after);
+    hashed.push(before, ...RecordFragments.hashesOf(fragment, signedIn), after);
     first = false;
   });
-  parts.push(
-    Buffer.from(`],"facets":${JSON.stringify(found.facets)},"nextCursor":${JSON.stringify(found.nextCursor ? encodeSearchCursor(found.nextCursor) : null)}}`),
-  );
-  // Hashed part by part (the same digest as of the joined bytes, which are not made unless sent uncompressed).
-  return answer(200, { etag: etagOf(parts, {}) }, new JoinedParts(parts));
+  const end = Buffer.from(`],"facets":${JSON.stringify(found.facets)},"nextCursor":${JSON.stringify(found.nextCursor ? encodeSearchCursor(found.nextCursor) : null)}}`);
+  parts.push(end);
+  hashed.push(end);
+  return answer(200, { etag: etagOf(hashed, {}) }, new JoinedParts(parts));
 }
