@@ -43,7 +43,7 @@ export async function newestPage(
   const found: Found[] = [];
   let after: SearchCursor | null = cursor && 'createdAt' in cursor ? cursor : null;
   // Enough records per step to hold the page about one and a half times, when the share is known.
-  const step = share === null ? limits.walkStep : stepSize(Math.ceil((1.5 * want) / Math.max(share, 1e-9)), limits.walkStep);
+  const step = share === null ? limits.walkStep : Math.max(Math.min(100, limits.walkStep), Math.min(limits.walkStep, Math.ceil((1.5 * want) / Math.max(share, 1e-9))));
   // Walked only when one step is expected to hold the page: reading records to test them costs several times what
   // intersecting the index's lists costs per match, so sparser matches (a phrase with two facets, about 3,000 of a
   // million records: two steps of 5,000 took 150 ms, the planner's way 50) are left to the planner.
@@ -58,11 +58,11 @@ export async function newestPage(
       sql`with c as materialized (
           select ${records.id} as id, ${records.createdAt} as created_at, (${conditions.filters.length ? and(conditions.filters) : sql`true`}) as passed
           from ${records} where ${records.deletedAt} is null and ${cursorAfter(after, RECORD_COLUMNS)}
-          order by ${NEWEST_FIRST} limit ${sql.raw(String(step))}
+          order by ${NEWEST_FIRST} limit ${step}
         )
         select
           (select json_agg(json_build_object('id', h.id, 'createdAt', h.created_at, 'text', ${text}) order by h.created_at desc, h.id desc)
-            from (${matchedIn(conditions.words, want)}) h
+            from (${matchedIn(conditions.words, want - found.length)}) h
             join ${records} on ${records.id} = h.id) as hits,
           (select json_build_object('id', l.id, 'createdAt', l.created_at) from (select id, created_at from c order by created_at, id limit 1) l) as last,
           (select count(*)::int from c) as read`,
@@ -76,28 +76,11 @@ export async function newestPage(
   return page(found);
 }
 
-/**
- * The records a step reads: `wanted` rounded up to one of a few sizes (100 times a power of the square root of two,
- * at most `max`). The step's limits are written into its text as numbers, not values: with LIMIT $n PostgreSQL planned
- * the step anew at every search (a generic plan cannot know how many rows the limit keeps, so it never looked as cheap
- * as a custom one), about 0.8 ms of planning for 2.5 of execution; with numbers, each of the few texts gets one generic
- * plan per connection (the same plan: the index read in order). Rounding reads at most 41 % more of the index.
- */
-function stepSize(wanted: number, max: number): number {
-  const rounded = wanted <= 100 ? 100 : Math.ceil(100 * Math.SQRT2 ** Math.ceil(Math.log(wanted / 100) / Math.log(Math.SQRT2) - 1e-9));
-  return Math.min(max, rounded);
-}
-
-/**
- * The newest `count` records of the step `c` that passed the filters and hold the words. `count` is the page and one
- * more, written in as a number (see stepSize); a step after the first may so find more than the page still needs,
- * which the page leaves out.
- */
+/** The newest `count` records of the step `c` that passed the filters and hold the words. */
 function matchedIn(words: SQL | null, count: number): SQL {
-  const limit = sql.raw(String(Math.trunc(count)));
-  if (!words) return sql`select id, created_at from c where passed order by created_at desc, id desc limit ${limit}`;
+  if (!words) return sql`select id, created_at from c where passed order by created_at desc, id desc limit ${count}`;
   return sql`select c.id, c.created_at from c join ${records} on ${records.id} = c.id
-    where c.passed and ${words} order by c.created_at desc, c.id desc limit ${limit}`;
+    where c.passed and ${words} order by c.created_at desc, c.id desc limit ${count}`;
 }
 
 /** The newest `count` matches after `after`, as the planner finds them (through the index, or reading in order). */
