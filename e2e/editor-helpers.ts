@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import type { Source } from '../packages/shared/src/index';
+import en from '../apps/web/src/locales/en.json' with { type: 'json' };
 
 /** Helpers of the editors' and accounts' browser tests: accounts through the API and the outbox, test files. */
 
@@ -118,4 +120,22 @@ export async function apiCreate(request: APIRequestContext, token: string, slug:
   const res = await request.post(`/api/v1.0.0/${slug}`, { multipart: fields, headers: { authorization: `Bearer ${token}` } });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { _id: string; title: string; approved: boolean; public: boolean };
+}
+
+/**
+ * Adds a source through the record form's sources editor, as an editor does: "Add a source", then the new fieldset's
+ * inputs by their labels (the focus is on its first). Returns the fieldset.
+ */
+export async function addSource(page: Page, source: Source) {
+  const strings = en.sourceEditor;
+  const count = await page.getByRole('group', { name: /^Source \d+$/ }).count();
+  await page.getByRole('button', { name: strings.add }).click();
+  const group = page.getByRole('group', { name: `Source ${count + 1}`, exact: true });
+  await expect(group.getByLabel(strings.kind)).toBeFocused();
+  await group.getByLabel(strings.kind).selectOption(source.kind);
+  for (const field of ['title', 'publisher', 'date', 'url', 'language', 'note'] as const) {
+    if (source[field]) await group.getByLabel(strings[field], { exact: true }).fill(source[field]);
+  }
+  if (source.withheld) await group.getByLabel(strings.withheld).check();
+  return group;
 }

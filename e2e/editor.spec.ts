@@ -1,7 +1,9 @@
 import { expect, test, type Page } from './fixtures';
 import { PICKER_CATEGORIES, uploadFields, type CategoryDef, type FieldDef } from '../packages/shared/src/index';
 import en from '../apps/web/src/locales/en.json' with { type: 'json' };
-import { apiSignIn, createAdmin, createContributor, SUPER, samplePngs, sampleMp4, useToken } from './editor-helpers';
+import { addSource, apiSignIn, createAdmin, createContributor, SUPER, samplePngs, sampleMp4, useToken } from './editor-helpers';
+
+const SOURCE = { kind: 'media', title: 'Sample source cited by the browser test (test only)', url: 'https://example.org/sample-source' } as const;
 
 /** English label of a registry field, as the form shows it. */
 function label(field: FieldDef): string {
@@ -22,8 +24,6 @@ function sampleValue(field: FieldDef, title: string): string {
       return 'https://example.org/sample';
     case 'urlList':
       return 'https://example.org/a, https://example.org/b';
-    case 'sources':
-      return JSON.stringify([{ kind: 'media', title: 'Sample source cited by the browser test (test only)' }]);
     case 'coordinate':
       return field.axis === 'latitude' ? '11.5' : '37.5';
     default:
@@ -37,6 +37,11 @@ async function createThroughDashboard(page: Page, category: CategoryDef, title: 
   await expect(page.getByText('You can add victims, massacres and displacements')).toBeVisible();
   await page.getByLabel('Category').selectOption({ label: category.pickerLabel });
   for (const field of category.fields) {
+    // The sources are a group of inputs, filled through their own editor.
+    if (field.kind === 'sources') {
+      await addSource(page, SOURCE);
+      continue;
+    }
     const input = page.getByLabel(label(field), { exact: true });
     if (field.kind === 'image') await input.setInputFiles((await samplePngs(1))[0]!);
     else if (field.kind === 'images') await input.setInputFiles(await samplePngs(2));
@@ -73,6 +78,8 @@ async function editTitle(page: Page, category: CategoryDef, id: string, oldTitle
   if (category.redirectDelayMs) await expect(page.getByText('Saved. Opening the video page in 3 seconds.')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`${category.route}/${id}$`), { timeout: 15_000 });
   await expect(page.getByRole('heading', { name: newTitle })).toBeVisible();
+  // The edit kept the source cited when the record was added.
+  if (category.fields.some((f) => f.kind === 'sources')) await expect(page.getByTestId('record-sources').getByRole('link', { name: SOURCE.title })).toHaveAttribute('href', SOURCE.url);
 }
 
 const ROLES = ['contributor', 'admin', 'super'] as const;

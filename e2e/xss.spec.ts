@@ -230,6 +230,12 @@ test('no stored payload runs in any page that shows it, and the CSP is enforcing
   await hook(admin, dialogs);
   await useToken(admin, superToken);
   for (const url of signedInPages) await open(admin, url);
+  // The edit form's sources editor holds the payloads as its inputs' values, text like any other.
+  const firstVictim = created.find((c) => c.slug === 'victims' && c.id !== trashed.id)!;
+  await admin.goto(`${ROUTES.victims}/edit/${firstVictim.id}`);
+  const source = admin.getByRole('group', { name: 'Source 1', exact: true });
+  await expect(source.getByLabel('Source title')).toHaveValue(/^XSS victims source \(test data\)/);
+  await expect(source.getByLabel('Note')).toHaveValue(/^XSS victims source \(test data\)/);
   await admin.close();
 
   console.log(

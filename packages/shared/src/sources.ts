@@ -62,6 +62,27 @@ export interface Source {
   withheld?: true;
 }
 
+/** The fields of a source, in the order the schema lists them (and a stored source keeps them). */
+export const SOURCE_FIELDS = ['kind', 'title', 'publisher', 'date', 'url', 'language', 'note', 'withheld'] as const;
+export type SourceField = (typeof SOURCE_FIELDS)[number];
+
+/**
+ * The message of a refused source, keyed `sources` like every field error: which source (counted from 1) and, when one
+ * field is wrong, which, so the web form can show it beside that input ("Source 2 (url): Link must start with...").
+ */
+export function sourceErrorMessage(index: number, field: PropertyKey | undefined, message: string): string {
+  const named = typeof field === 'string' && (SOURCE_FIELDS as readonly string[]).includes(field) ? ` (${field})` : '';
+  return `Source ${index + 1}${named}: ${message}`;
+}
+
+/** A `sources` error read back: the source's index (from 0), its field if one was named, and the message alone. */
+export function parseSourceError(text: string): { index: number; field?: SourceField; message: string } | null {
+  const match = /^Source (\d+)(?: \((\w+)\))?: ([\s\S]*)$/.exec(text);
+  if (!match) return null;
+  const field = (SOURCE_FIELDS as readonly string[]).includes(match[2] ?? '') ? (match[2] as SourceField) : undefined;
+  return { index: Number(match[1]) - 1, ...(field ? { field } : {}), message: match[3]! };
+}
+
 /** The value of a `sources` field: an array, or (multipart) the same array as JSON text; empty text is none. */
 export const sourcesSchema = z.unknown().transform((value, ctx): Source[] => {
   let list = value;
@@ -87,7 +108,8 @@ export const sourcesSchema = z.unknown().transform((value, ctx): Source[] => {
   for (const [i, item] of list.entries()) {
     const parsed = sourceSchema.safeParse(item);
     if (!parsed.success) {
-      ctx.addIssue({ code: 'custom', message: `Source ${i + 1}: ${parsed.error.issues[0]?.message ?? 'not valid'}` });
+      const issue = parsed.error.issues[0];
+      ctx.addIssue({ code: 'custom', message: sourceErrorMessage(i, issue?.path[0], issue?.message ?? 'not valid') });
       return z.NEVER;
     }
     out.push(Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as unknown as Source);

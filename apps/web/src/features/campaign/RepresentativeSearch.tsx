@@ -1,4 +1,5 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
+import { useComboboxKeys } from '../../components/useComboboxKeys';
 import { useTranslation } from '../../lib/translate';
 import type { Directory } from './api';
 import { findRepresentatives, type FoundRepresentative } from './cascade';
@@ -25,21 +26,16 @@ export function RepresentativeSearch({ directory, onPick }: { directory: Directo
     setQuery('');
     setOpen(false);
   };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      setOpen(true);
-      if (matches.length) setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
-    } else if (e.key === 'Enter') {
-      if (!shown) return;
-      // Enter picks a match instead of sending the letter.
-      e.preventDefault();
-      pick(matches[active]);
-    } else if (e.key === 'Escape' && shown) {
-      e.preventDefault();
-      setOpen(false);
-    }
-  };
+  const onKeyDown = useComboboxKeys({
+    count: matches.length,
+    shown,
+    active,
+    setActive,
+    setOpen,
+    // Enter picks a match instead of sending the letter.
+    pick: (index) => pick(matches[index]),
+    openWhenEmpty: true,
+  });
 
   return (
     <div className="representative-search">

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { FieldDef, IncidentSuggestion, RecordDto } from '@app/shared';
 import { fieldAria } from '../../components/FormField';
+import { useComboboxKeys } from '../../components/useComboboxKeys';
 import { formatDate } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useRecord } from './api';
@@ -91,25 +92,22 @@ function useIncidentCombobox(initial: PickedIncident | null) {
     setText('');
     inputRef.current?.focus();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const shown = open && count > 0;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      if (!count) return;
-      const down = event.key === 'ArrowDown';
-      setOpen(true);
-      setActive(!shown ? (down ? 0 : count - 1) : (active + (down ? 1 : count - 1)) % count);
-    } else if (event.key === 'Enter' && (shown || text.trim())) {
-      // Enter chooses; while a search is typed it never sends the form (which would save it without an incident).
-      event.preventDefault();
-      if (shown && active >= 0) pick(search.incidents[active]!);
-    } else if (event.key === 'Escape') {
-      if (shown) setOpen(false);
-      else setText('');
-      if (shown || text) event.preventDefault();
-      setActive(-1);
-    }
-  };
+  const onKeyDown = useComboboxKeys({
+    count,
+    shown: open && count > 0,
+    active,
+    setActive,
+    setOpen,
+    pick: (index) => pick(search.incidents[index]!),
+    restartWhenClosed: true,
+    // While a search is typed, Enter never sends the form (which would save it without an incident).
+    holdEnter: text.trim() !== '',
+    onEscape: () => setActive(-1),
+    onEscapeClosed: () => {
+      setText('');
+      return text !== '';
+    },
+  });
   return { text, open, setOpen, active, picked, inputRef, search, listId, pickedId: `${listId}-chosen`, statusId: `${listId}-status`, type, pick, clear, onKeyDown };
 }
 

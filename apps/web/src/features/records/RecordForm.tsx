@@ -8,6 +8,7 @@ import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
 import { choiceLabelKey } from './FieldValue';
 import { errorFor, recordFormData, uploadName } from './formData';
 import { IncidentPicker } from './IncidentPicker';
+import { SourcesEditor } from './SourcesEditor';
 import './editor.css';
 import { formErrors } from '../../lib/formErrors';
 
@@ -78,10 +79,12 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     setGeneral(matched ? [t('editor.fixFields'), ...split.general] : [t('editor.saveFailed', { message: split.general[0] ?? err.message })]);
   };
 
-  // Move focus to the first field the server refused, so keyboard and screen-reader users land on it.
+  // Move focus to the first field the server refused, so keyboard and screen-reader users land on it; in a group of
+  // inputs (the sources), to the input it marked.
   useEffect(() => {
     const first = category.fields.find((f) => errorFor(errors, f));
-    if (first) document.getElementById(`${formId}-${first.name}`)?.focus();
+    const element = first ? document.getElementById(`${formId}-${first.name}`) : null;
+    (element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? element)?.focus();
   }, [errors, category, formId]);
 
   return (
@@ -109,6 +112,8 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
 
 function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; idPrefix: string; record?: RecordDto; error?: string }) {
   const { t } = useTranslation();
+  // A group of inputs with its own legend, hint and errors, not one labelled input.
+  if (field.kind === 'sources') return <SourcesEditor field={field} idPrefix={idPrefix} record={record} error={error} />;
   const id = `${idPrefix}-${field.name}`;
   const hint = field.hint ? t(field.hint) : undefined;
   const common = fieldAria(id, { hint, error });
@@ -129,10 +134,6 @@ function RegistryField({ field, idPrefix, record, error }: { field: FieldDef; id
       break;
     case 'url':
       input = <input {...common} type="url" name={field.name} defaultValue={text} />;
-      break;
-    case 'sources':
-      // The array as JSON text (what a multipart body carries), so an edit keeps the stored sources.
-      input = <textarea {...common} name={field.name} rows={4} defaultValue={Array.isArray(stored) && stored.length ? JSON.stringify(stored) : ''} />;
       break;
     case 'region':
       input = <RegionSelect common={common} name={field.name} defaultValue={text} />;
