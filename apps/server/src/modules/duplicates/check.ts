@@ -5,8 +5,8 @@ import { rowsOf, type Db, type Tx } from '../../db';
 /**
  * The duplicate check: person records of one category whose name is like the one asked about (pg_trgm similarity of
  * the names in Latin letters, records.person_name: db/person-names.ts), scored with what else they share with the
- * record being written. Found through indexes only (the trigram index records_person_name_idx and one per other
- * reason), so it costs about the same at a thousand records and at a million (bench: duplicates).
+ * record being written. Found through indexes only (the trigram index of its category, records_person_name_<slug>_idx,
+ * and one per other reason), so it costs about the same at a thousand records and at a million (bench: duplicates).
  */
 
 /** Names less alike than this (pg_trgm similarity, 0 to 1) are never candidates: pg_trgm's own default for `%`. */
