@@ -24,6 +24,15 @@ export function FormField({ id, label, hint, error, children }: { id: string; la
     <div className="form-field">
       <label htmlFor={id}>{label}</label>
       {children}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A field's hint and the server's error about it, with the ids fieldAria points to (also for a group of fields). */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  return (
+    <>
       {hint ? (
         <div className="field-hint" id={`${id}-hint`}>
           {hint}
@@ -34,7 +43,7 @@ export function FormField({ id, label, hint, error, children }: { id: string; la
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { SOURCE_KINDS, type FieldDef, type RecordDto, type Source } from '@app/shared';
-import { fieldAria, FormField } from '../../components/FormField';
+import { FieldNotes, fieldAria, FormField } from '../../components/FormField';
 import { useTranslation } from '../../lib/i18n';
 import { emptyDraft, placeSourceError, serialiseSources, toDraft, type PlacedSourceError, type SourceDraft, type SourceTextField } from './sourceDrafts';
 import './sources-editor.css';
@@ -29,16 +29,7 @@ export function SourcesEditor({ field, idPrefix, record, error }: SourcesEditorP
     // The group takes the focus when the server refuses the list as a whole (RecordForm focuses the first refused field).
     <fieldset id={id} tabIndex={-1} className="sources-editor" aria-describedby={fieldAria(id, { hint, error: listError })['aria-describedby']}>
       <legend>{t(field.label)}</legend>
-      {hint ? (
-        <div className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </div>
-      ) : null}
-      {listError ? (
-        <p className="field-error" id={`${id}-error`}>
-          {listError}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={listError} />
       {editor.drafts.length ? (
         <ol className="sources-editor-list">
           {editor.drafts.map((draft, i) => (
