@@ -1,4 +1,5 @@
 import anyAscii from 'any-ascii';
+import { CATEGORY_LIST } from '@app/shared';
 
 /**
  * The key that person records are compared by when duplicates are looked for: the name in Latin letters, so that a
@@ -48,3 +49,16 @@ export const PERSON_REASON_INDEXES = [
   // With the name, public flag and id: the date read tests a week's names without reading the table (migration 0022).
   'CREATE INDEX "records_person_date_idx" ON "records" USING btree ("category", "happened_on") INCLUDE ("person_name", "public", "id") WHERE "deleted_at" is null and "person_name" is not null;',
 ];
+
+/**
+ * The trigram indexes of person_name, one per category that checks duplicates: a check asks within one category, and
+ * an index of all three read and rechecked every category's names sharing the trigrams (migration 0023 halved the
+ * check's work at 1M). fastupdate off: see migration 0019 (the pending list of new names is read by every check until a
+ * vacuum).
+ */
+export function personNameIndexes(): string[] {
+  return CATEGORY_LIST.filter((c) => c.checksDuplicates).map(
+    (c) =>
+      `CREATE INDEX "records_person_name_${c.slug}_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WITH (fastupdate = off) WHERE "deleted_at" is null and "person_name" is not null and "category" = '${c.slug}';`,
+  );
+}

@@ -1,7 +1,7 @@
 import { getTableColumns } from 'drizzle-orm';
 import { CATEGORY_LIST, dataFieldKind, searchFields, statisticsFields, UNKNOWN_REGION, type SearchWeight } from '@app/shared';
 import { stemmerSql } from './amharic';
-import { PERSON_REASON_INDEXES, personNameKeySql } from './person-names';
+import { PERSON_REASON_INDEXES, personNameIndexes, personNameKeySql } from './person-names';
 import { records } from './schema';
 
 /**
@@ -262,19 +262,6 @@ function searchSamplePart(): RegistryPart {
 function personNameKeyPart(): RegistryPart {
   const text = personNameKeySql();
   return { name: 'person_name_key', find: /CREATE OR REPLACE FUNCTION person_name_key\(name text\)[\s\S]*?\n\$\$;/g, text, apply: text, uses: [] };
-}
-
-/**
- * The trigram indexes of person_name, one per category that checks duplicates: a check asks within one category, and
- * an index of all three read and rechecked every category's names sharing the trigrams (migration 0023 halved the
- * check's work at 1M). fastupdate off: see migration 0019 (the pending list of new names is read by every check until a
- * vacuum).
- */
-export function personNameIndexes(): string[] {
-  return CATEGORY_LIST.filter((c) => c.checksDuplicates).map(
-    (c) =>
-      `CREATE INDEX "records_person_name_${c.slug}_idx" ON "records" USING gin ("person_name" gin_trgm_ops) WITH (fastupdate = off) WHERE "deleted_at" is null and "person_name" is not null and "category" = '${c.slug}';`,
-  );
 }
 
 /**
