@@ -116,17 +116,18 @@ function reasonConditions(query: DuplicateQuery): { date: SQL | null; woreda: SQ
  * at a low threshold, which at a million people reads tens of thousands of names sharing a common syllable (bench:
  * duplicates). Separate reads, not one OR: the planner then has one obvious index for each, whatever its statistics say.
  * The same incident (0.2), or a near date with the same woreda (0.1 each), with a name NAME_THRESHOLD alike; a near date
- * or the same woreda alone with a name NAME_ONE_REASON_THRESHOLD alike.
+ * or the same woreda alone with a name NAME_ONE_REASON_THRESHOLD alike. Each read's whole conditions: `base` is tested
+ * once (the date read's inside its subquery of ids).
  */
-function reasonReads(query: DuplicateQuery, base: SQL[], name: SQL, date: SQL | null, woreda: SQL | null): SQL[] {
+function reasonReads(query: DuplicateQuery, base: SQL[], name: SQL, date: SQL | null, woreda: SQL | null): SQL[][] {
   const alike = (threshold: number) => sql`similarity(r.person_name, ${name}) >= ${threshold}`;
-  const reads: SQL[] = [];
-  if (query.incidentId) reads.push(sql`r.incident_id = ${query.incidentId}::uuid and ${alike(NAME_THRESHOLD)}`);
+  const reads: SQL[][] = [];
+  if (query.incidentId) reads.push([...base, sql`r.incident_id = ${query.incidentId}::uuid`, alike(NAME_THRESHOLD)]);
   // The ids first, from records_person_date_idx alone (it carries the name, public flag and id), then the few rows.
-  if (date) reads.push(sql`r.id in (select r.id from records r where ${sql.join([...base, date, alike(NAME_ONE_REASON_THRESHOLD)], sql` and `)})`);
+  if (date) reads.push([sql`r.id in (select r.id from records r where ${sql.join([...base, date, alike(NAME_ONE_REASON_THRESHOLD)], sql` and `)})`]);
   // A near date with the same woreda is tested among the woreda's few records: person_name_key costs ~0.1 ms a call, too
   // much for every record of a date's week (4,400 at a million).
-  if (woreda) reads.push(date ? sql`${woreda} and (${alike(NAME_ONE_REASON_THRESHOLD)} or (${date} and ${alike(NAME_THRESHOLD)}))` : sql`${woreda} and ${alike(NAME_ONE_REASON_THRESHOLD)}`);
+  if (woreda) reads.push([...base, woreda, date ? sql`(${alike(NAME_ONE_REASON_THRESHOLD)} or (${date} and ${alike(NAME_THRESHOLD)}))` : alike(NAME_ONE_REASON_THRESHOLD)]);
   return reads;
 }
 
@@ -157,7 +158,7 @@ export async function findDuplicates(db: Db | Tx, category: CategorySlug, query:
   });
   // Asked together: on a pool each read takes a connection of its own, so the check waits for the slowest read rather
   // than for their sum (a transaction's client runs them one after another).
-  const byReason = reasonReads(query, base, name, date, woreda).map((read) => candidateRows(db, [...base, read], query.name, query.woreda));
+  const byReason = reasonReads(query, base, name, date, woreda).map((conditions) => candidateRows(db, conditions, query.name, query.woreda));
   const rows = (await Promise.all([byName, ...byReason])).flat();
   const seen = new Set<string>();
   const candidates = rows.flatMap((row) => {
