@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { SnippetPart } from '@app/shared';
+import { GuardedReads } from '../cache/guarded-reads';
 import { highlightTerms, snippetOf } from './snippet';
 
 /** Snippets kept: a record's snippet for one set of words is a few hundred bytes. */
@@ -14,15 +15,16 @@ const SNIPPETS_KEPT = 10_000;
  */
 export class SnippetCache {
   private readonly cut = new LRUCache<string, SnippetPart[]>({ max: SNIPPETS_KEPT });
-  private generation = 0;
+  /** The generation guard every cache of reads uses (cache/guarded-reads.ts); its merging of reads is not needed here. */
+  private readonly guard = new GuardedReads();
 
   /** The generation to pass to `snippetsOf`: taken before the hits' text is read. */
   current(): number {
-    return this.generation;
+    return this.guard.current();
   }
 
   forget(): void {
-    this.generation++;
+    this.guard.advance();
     this.cut.clear();
   }
 
@@ -35,7 +37,7 @@ export class SnippetCache {
       let snippet = this.cut.get(key);
       if (!snippet) {
         snippet = snippetOf(text, terms);
-        if (generation === this.generation) this.cut.set(key, snippet);
+        if (this.guard.isCurrent(generation)) this.cut.set(key, snippet);
       }
       return snippet;
     });
