@@ -67,7 +67,7 @@ const unfinished = () => document.querySelector('#main > .status[role="status"]'
 async function start(): Promise<void> {
   // Such a page is the app's to finish.
   if (unfinished()) return startApp();
-  setTranslations(englishStrings(startApp, stringsOfPage()));
+  setTranslations(englishStrings(startApp, () => stringsOfPage()));
   // An island inside another is part of it: adopted with it.
   const roots = [...document.querySelectorAll<HTMLElement>('island-root')].filter((el) => !el.parentElement?.closest('island-root'));
   // Their code loads together; each is adopted in a task of its own, so none makes one long task of them all (a phone
