@@ -53,6 +53,7 @@ const SHARED_CHUNKS = {
         /src\/lib\/(https|useWhenNear|nextTask)\.ts$/,
         /src\/components\/(Slots|Status|SiteMenu|LanguageSwitch|siteLists|CopyButton)\.tsx?$/,
         /src\/features\/(records\/ViewToggle|search\/FiltersToggle|gallery\/ViewerKeys|home\/CampaignSlot)\.tsx$/,
+        /src\/features\/search\/filterFocus\.ts$/,
         /shared\/src\/(paths|categories\/routes)\.ts$/,
       ]),
       priority: 18,

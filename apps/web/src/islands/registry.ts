@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { filterFocusKept } from '../features/search/filterFocus';
 
 /**
  * Every island a reading page may hold: its component, loaded when a page has one. The server links the code of the
@@ -31,14 +32,25 @@ const ISLANDS = {
 export type IslandName = keyof typeof ISLANDS;
 
 /**
- * The islands adopted as soon as their code has run: their effects act beyond their own markup or before the reader
- * touches them (the search form's filters apply at once, the document's keys turn the gallery's pages, the campaign
- * form loads when near). Every other island is adopted when the reader first reaches it (islands/start.tsx), so a
- * reader who only reads pays nothing for it; its mount effects may then run after that first event.
+ * The islands adopted as soon as their code has run: their effects act before the reader touches them (the document's
+ * keys turn the gallery's pages, the campaign form loads when near). Every other island is adopted when the reader
+ * first reaches it (islands/start.tsx), so a reader who only reads pays nothing for it; its mount effects may then run
+ * after that first event.
  */
-const ADOPTED_AT_ONCE: ReadonlySet<IslandName> = new Set(['searchFilters', 'viewerKeys', 'campaign']);
+const ADOPTED_AT_ONCE: ReadonlySet<IslandName> = new Set(['viewerKeys', 'campaign']);
 
-export const adoptedAtOnce = (name: IslandName): boolean => ADOPTED_AT_ONCE.has(name);
+/**
+ * Whether an island is adopted at once. The search's filters are, only to give the focus back to the field that sent
+ * the form on the page before (features/search/filterFocus.ts); otherwise when their form is first reached.
+ */
+export const adoptedAtOnce = (name: IslandName): boolean => ADOPTED_AT_ONCE.has(name) || (name === 'searchFilters' && filterFocusKept());
+
+/**
+ * The part of the page whose first event adopts an island: its own markup, but the search's filters act on their whole
+ * form (a ticked facet anywhere in it sends it; its Enter or "Apply" sends it without its empty fields), so the form's.
+ */
+export const reachedThrough = (name: IslandName, root: HTMLElement): HTMLElement =>
+  name === 'searchFilters' ? (root.closest('form') ?? root) : root;
 
 export const isIslandName = (name: string): name is IslandName => Object.hasOwn(ISLANDS, name);
 

@@ -4,7 +4,7 @@ import { SlotsProvider, type Slots } from '../components/Slots';
 import { httpsRedirectTarget } from '../lib/https';
 import { nextTask } from '../lib/nextTask';
 import { setTranslations } from '../lib/translate';
-import { adoptedAtOnce, isIslandName, loadIsland, type IslandName } from './registry';
+import { adoptedAtOnce, isIslandName, loadIsland, reachedThrough, type IslandName } from './registry';
 import { englishStrings, stringsOfPage } from './strings';
 
 /**
@@ -49,11 +49,12 @@ const REACHED_BY = ['focusin', 'pointerdown', 'touchstart', 'mousedown', 'keydow
  * is only read never adopts it: adopting the menu and the filters was most of a reading page's script time.
  */
 function adoptWhenReached(element: HTMLElement, component: ComponentType<Record<string, unknown>>): void {
+  const area = reachedThrough(element.dataset.island as IslandName, element);
   const adoptNow = () => {
-    for (const type of REACHED_BY) element.removeEventListener(type, adoptNow, true);
+    for (const type of REACHED_BY) area.removeEventListener(type, adoptNow, true);
     adopt(element, component);
   };
-  for (const type of REACHED_BY) element.addEventListener(type, adoptNow, { capture: true, passive: true });
+  for (const type of REACHED_BY) area.addEventListener(type, adoptNow, { capture: true, passive: true });
 }
 
 

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { appRuns, goTo } from '../../lib/navigate';
 import { useTranslation } from '../../lib/translate';
+import { rememberFilterFocus } from './filterFocus';
 
 const FILTERS_ID = 'search-filters';
 
@@ -12,34 +13,17 @@ function addressOf(form: HTMLFormElement): string {
   return `${form.getAttribute('action') ?? window.location.pathname}${query ? `?${query}` : ''}`;
 }
 
-const FOCUS_MARK = 'search-filter-focus:';
-
-/**
- * Keeps the id of the field that sent the form for the next page (`id`), or takes the kept one (null). In the tab's
- * name, which the next page of this site reads for free: sessionStorage cost every search page a synchronous trip to
- * the browser process (about 13 ms of a page load's script time) to find nothing there in most visits. The browser
- * clears the name when the tab goes to another site.
- */
-function remember(id: string | null): string | null {
-  if (id !== null) {
-    window.name = `${FOCUS_MARK}${id}`;
-    return id;
-  }
-  if (!window.name.startsWith(FOCUS_MARK)) return null;
-  const kept = window.name.slice(FOCUS_MARK.length);
-  window.name = '';
-  return kept;
-}
-
 /**
  * On a reading page without the app, the search form's filters apply at once, as the app applies them: a ticked facet
- * or a chosen status sends the form, without its empty fields. (In the app its screen does this.)
+ * or a chosen status sends the form, without its empty fields. (In the app its screen does this.) A layout effect:
+ * the island is adopted by the first event in its form (islands/registry.ts), within that event, and its listeners
+ * must be on the form before that event bubbles up to it (a passive effect would run after it).
  */
 function useFiltersApplyAtOnce(): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (appRuns()) return;
     // A keyboard reader who ticked a box finds the focus on it again on the new page, as in the app.
-    const focused = remember(null);
+    const focused = rememberFilterFocus(null);
     if (focused) document.getElementById(focused)?.focus();
     const form = document.getElementById(FILTERS_ID)?.closest('form');
     if (!form) return;
@@ -50,7 +34,7 @@ function useFiltersApplyAtOnce(): void {
     const onChange = (event: Event) => {
       const field = event.target as HTMLInputElement | HTMLSelectElement;
       if (field.type !== 'checkbox' && field.tagName !== 'SELECT') return;
-      remember(field.id);
+      rememberFilterFocus(field.id);
       form.requestSubmit();
     };
     form.addEventListener('submit', onSubmit);
