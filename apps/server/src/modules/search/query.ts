@@ -121,6 +121,7 @@ async function statisticsCounts(db: Db, filters: SearchInput['filters'], visibil
       select (select coalesce(sum(n), 0)::int from s) as total,
         (select greatest(reltuples, 1)::float8 from pg_class where oid = 'records'::regclass) as records,
         (${FACET_COUNTS(sql`s`)}) as facets`,
+    'generic',
   );
   if (!counted) throw new Error('search: no counts');
   return counted;
