@@ -64,10 +64,10 @@ export async function preparedSqlRows<T>(db: Db, query: SQL, plan: 'chosen' | 'g
  * anew for each execution while its generic plan's estimate (a LIMIT or a tsquery of unknown value guessed at) looks
  * costlier than the custom plans, though the plan it picks is the same: a common word's search spent about half of
  * its database time planning its two statements. A pool of its own, since the setting is per connection, and the
- * other statements keep the plans chosen for their values. Few connections (searches run a few at once), closed when idle.
+ * other statements keep the plans chosen for their values. As many connections as the other pool (a search runs two
+ * statements at once, and a few searches run at once), closed after 10 s idle.
  */
 const genericPools = new WeakMap<Db, pg.Pool>();
-const GENERIC_POOL_SIZE = 4;
 /**
  * Without JIT: a generic plan's estimates are made for any value (a LIMIT of unknown size is taken as a tenth of the
  * table), so its cost passes jit_above_cost where the custom plan's did not, and compiling took a walk step of 1 ms to 16.
@@ -166,7 +166,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const generic = new pg.Pool({ connectionString: url, max: Math.min(poolSize, GENERIC_POOL_SIZE), options: GENERIC_OPTIONS });
+  const generic = new pg.Pool({ connectionString: url, max: poolSize, options: GENERIC_OPTIONS });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   generic.on('error', () => {});
