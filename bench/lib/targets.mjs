@@ -140,7 +140,10 @@ export function webVerdicts(result) {
   const homeKb = (result.home?.browser?.br ?? Infinity) / 1024;
   verdicts.push({ target: `home page JS+CSS: <= ${t.homeBrotliKb} KB brotli`, figure: `${homeKb.toFixed(1)} KB`, met: homeKb <= t.homeBrotliKb });
   for (const [name, run] of Object.entries(result.pageLoad ?? {})) {
-    verdicts.push({ target: `${name} ${run.path}: main-thread CPU per load <= ${t.pageLoadCpuMs} ms`, figure: `${run.cpuMs.toFixed(1)} ms`, met: run.cpuMs <= t.pageLoadCpuMs });
+    // The figure names what an empty page cost in the same run: the part of the total no page can shed.
+    const empty = result.emptyPageLoad?.cpuMs;
+    const beside = typeof empty === 'number' ? ` (an empty page ${empty.toFixed(1)} ms, the page's own ${(run.cpuMs - empty).toFixed(1)} ms)` : '';
+    verdicts.push({ target: `${name} ${run.path}: main-thread CPU per load <= ${t.pageLoadCpuMs} ms`, figure: `${run.cpuMs.toFixed(1)} ms${beside}`, met: run.cpuMs <= t.pageLoadCpuMs });
     if (typeof run.scriptMs === 'number') {
       verdicts.push({ target: `${name} ${run.path}: script run (ScriptDuration) <= ${t.scriptMs} ms`, figure: `${run.scriptMs.toFixed(1)} ms`, met: run.scriptMs <= t.scriptMs });
     }

@@ -90,6 +90,12 @@ describe('the web part\'s targets (issue 43 item 1)', () => {
     expect(by('Lighthouse').map((v) => v.met)).toEqual([true, false, false]);
   });
 
+  it("names beside a page's CPU what an empty page cost in the same run, and still judges the page's whole figure", () => {
+    const verdicts = webVerdicts({ pageLoad: { list: page('/victims', 70.5, 21) }, emptyPageLoad: { cpuMs: 45.2 } });
+    const cpu = verdicts.find((v) => v.target.includes('main-thread'));
+    expect(cpu).toMatchObject({ met: false, figure: "70.5 ms (an empty page 45.2 ms, the page's own 25.3 ms)" });
+  });
+
   it('a page Lighthouse could not score, or a home page not weighed, is not met', () => {
     const verdicts = webVerdicts({ lighthouse: { home: { path: '/', error: 'every Lighthouse run failed' } } });
     expect(verdicts.map((v) => v.met)).toEqual([false, false]);
