@@ -94,7 +94,7 @@ const envSchema = z.object({
   /**
    * Connections this process keeps to PostgreSQL. Default: twice the CPUs plus one (PostgreSQL's own rule of thumb):
    * more queries at once than cores only queue inside the server, and each connection is a server process of its own
-   * with its own memory.
+   * with its own memory. As many more, opened as searches need them, serve the search's statements planned once (db/index.ts).
    */
   DATABASE_POOL_SIZE: positiveInt(1000).optional(),
   /**

@@ -46,13 +46,33 @@ const PREPARED_SHAPES = 48;
  * per connection, and after five executions plans it once when a generic plan is as good, which halved the database
  * time of a search for a rare word (0.9 ms of planning for 0.8 ms of execution). Only for statements whose best plan
  * does not turn on the values (an index chosen by how common a word is would be chosen once for all words).
+ * `generic`: planned once per connection whatever PostgreSQL's estimates say (see genericPools), for statements whose
+ * plan was seen to be the same for every value (EXPLAIN of both); on PGlite, as `chosen`.
  */
-export async function preparedSqlRows<T>(db: Db, query: SQL): Promise<T[]> {
+export async function preparedSqlRows<T>(db: Db, query: SQL, plan: 'chosen' | 'generic' = 'chosen'): Promise<T[]> {
   const { sql: text, params } = sqlText((db as unknown as { dialect: SqlDialect }).dialect, query);
   let name = namedTexts.get(text);
   if (name === undefined && namedTexts.size < PREPARED_SHAPES) namedTexts.set(text, (name = `shaped_${namedTexts.size}`));
-  return name === undefined ? rowsOf<T>(db, query) : preparedRows<T>(db, name, text, params);
+  if (name === undefined) return rowsOf<T>(db, query);
+  const generic = plan === 'generic' ? genericPools.get(db) : undefined;
+  return generic ? ((await generic.query({ name, text, values: params })).rows as T[]) : preparedRows<T>(db, name, text, params);
 }
+
+/**
+ * Per PostgreSQL database: a pool whose connections plan every prepared statement once, generically
+ * (plan_cache_mode = force_generic_plan), for `preparedSqlRows(..., 'generic')`. PostgreSQL keeps planning a statement
+ * anew for each execution while its generic plan's estimate (a LIMIT or a tsquery of unknown value guessed at) looks
+ * costlier than the custom plans, though the plan it picks is the same: a common word's search spent about half of
+ * its database time planning its two statements. A pool of its own, since the setting is per connection, and the
+ * other statements keep the plans chosen for their values. As many connections as the other pool (a search runs two
+ * statements at once, and a few searches run at once), closed after 10 s idle.
+ */
+const genericPools = new WeakMap<Db, pg.Pool>();
+/**
+ * Without JIT: a generic plan's estimates are made for any value (a LIMIT of unknown size is taken as a tenth of the
+ * table), so its cost passes jit_above_cost where the custom plan's did not, and compiling took a walk step of 1 ms to 16.
+ */
+const GENERIC_OPTIONS = '-c plan_cache_mode=force_generic_plan -c jit=off';
 
 const preparedStatements = new WeakMap<Db, Map<string, unknown>>();
 
@@ -146,13 +166,17 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const generic = new pg.Pool({ connectionString: url, max: poolSize, options: GENERIC_OPTIONS });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  generic.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  genericPools.set(db, generic);
+  const close = () => Promise.all([pool.end(), generic.end()]).then(() => {});
   try {
     await migrateOnce(pool);
   } catch (err) {
-    await pool.end();
+    await close();
     throw err;
   }
   return {
@@ -161,7 +185,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
     url,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
     underMigrationLock: (work) => underLock(url, work),
-    close: () => pool.end(),
+    close,
   };
 }
 

@@ -28,6 +28,8 @@ const MATCHED = { rank: sql`m.rank`, createdAt: sql`m.created_at`, id: sql`m.id`
 /**
  * Every match counted, per facet, ranked and paged in one statement (the matches are found once). With `bound`, at most
  * that many matches are read: null when there are more (the caller estimates instead), so the work stays bounded.
+ * `plan`: 'generic' when the words are known to be rare (their statistics): the index finds them whatever the words, so
+ * one plan serves every search; unknown or maybe common, a common word may be read faster in the table's order.
  */
 export async function exactSearch(
   db: Db,
@@ -36,6 +38,7 @@ export async function exactSearch(
   match: WordMatch,
   bound: number | null = null,
   snippets?: SnippetCache,
+  plan: 'chosen' | 'generic' = 'chosen',
 ): Promise<SearchPage | null> {
   const { filters, cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
   const generation = snippets?.current() ?? 0;
@@ -65,7 +68,7 @@ export async function exactSearch(
           await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(NAME_SIMILARITY)}, true)`);
           return rowsOf<Row>(tx, statement);
         })
-      : await preparedSqlRows<Row>(db, statement);
+      : await preparedSqlRows<Row>(db, statement, plan);
   if (!row) throw new Error('search: no row');
   if (bound !== null && row.total > bound) return null;
   const last = row.page[limit - 1];

@@ -65,7 +65,7 @@ export class SearchKnowledge {
     let count = this.filtered.get(key);
     if (!count) {
       const { rows } = statisticsRows({ ...rest, q: undefined, from: undefined, to: undefined }, visibility);
-      count = preparedSqlRows<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`).then(([row]) => Number(row?.n ?? 0));
+      count = preparedSqlRows<{ n: number }>(this.db, sql`select coalesce(sum(n), 0)::float8 as n from (${rows}) as counted`, 'generic').then(([row]) => Number(row?.n ?? 0));
       void count.catch(() => this.filtered.delete(key));
       this.filtered.set(key, count);
     }

@@ -66,6 +66,7 @@ export async function newestPage(
             join ${records} on ${records.id} = h.id) as hits,
           (select json_build_object('id', l.id, 'createdAt', l.created_at) from (select id, created_at from c order by created_at, id limit 1) l) as last,
           (select count(*)::int from c) as read`,
+      'generic',
     );
     found.push(...(row?.hits ?? []));
     // A short step is the end of the records: nothing older is left to find.

@@ -5,7 +5,7 @@ import type { Visibility } from '../collection/filters';
 import { statisticsRows } from '../collection/stats-rows';
 import { exactSearch } from './exact';
 import { emptyFacets, estimate, FACET_COUNTS, facetsFrom, type FacetRow } from './facets';
-import type { SearchKnowledge } from './knowledge';
+import type { Expected, SearchKnowledge } from './knowledge';
 import { matchConditions } from './match';
 import { newestPage } from './newest';
 import { sampleCounts, type Counted } from './sample';
@@ -58,13 +58,22 @@ async function scaledStatistics(db: Db, filters: SearchInput['filters'], visibil
   return { total: scaled(counted.total), estimated: true, facets };
 }
 
+/**
+ * Matches in at most this share of the records, surely (the words' statistics): the index finds them, whatever the words,
+ * far sooner than reading the table in its order up to the limit would (a hundredth of the records match: a hundred
+ * records read per match), so one plan, made once, serves every such search (exact.ts).
+ */
+const RARE_SHARE = 0.01;
+
+export const surelyRare = (expected: Expected | null): boolean => expected !== null && expected.records > 0 && expected.high <= RARE_SHARE * expected.records;
+
 /** Full-text search: exact up to `exactUpTo` matches, estimated past it. */
 async function searchText(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits, knowledge?: SearchKnowledge): Promise<SearchPage> {
   const expected = knowledge ? await knowledge.expected(input.filters, visibility) : null;
   // A date cursor is a page of a search that had too many matches to rank: it goes on as it began.
   const goesOnNewest = input.cursor !== null && 'createdAt' in input.cursor;
   if (!goesOnNewest && !(expected && expected.low >= SURELY_MANY * limits.exactUpTo)) {
-    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo, knowledge?.snippets);
+    const exact = await exactSearch(db, input, visibility, 'text', limits.exactUpTo, knowledge?.snippets, surelyRare(expected) ? 'generic' : 'chosen');
     if (exact) return exact;
   }
   const conditions = matchConditions(input.filters, visibility, 'text');
@@ -121,6 +130,7 @@ async function statisticsCounts(db: Db, filters: SearchInput['filters'], visibil
       select (select coalesce(sum(n), 0)::int from s) as total,
         (select greatest(reltuples, 1)::float8 from pg_class where oid = 'records'::regclass) as records,
         (${FACET_COUNTS(sql`s`)}) as facets`,
+    'generic',
   );
   if (!counted) throw new Error('search: no counts');
   return counted;

@@ -43,6 +43,10 @@ export async function sampleCounts(db: Db, indexed: SQL[], maxRows: number, expe
           select ${FACET_COLUMNS} from ${records} where ${and(part ? [part, ...indexed] : indexed)} ${last ? sql`` : sql`limit ${maxRows + 1}`}
         )
         select (select count(*)::int from s) as total, (${FACET_COUNTS(sql`s`)}) as facets`,
+      // One plan for every word: the part is chosen so that it holds few matches, which its index finds whatever the
+      // words. Not known beforehand (no statistics of the words yet, an incident), the part may hold many, and a common
+      // word is read faster in the table's order up to the limit than through the index, which the value's plan sees.
+      expected === null ? 'chosen' : 'generic',
     );
     if (!row) throw new Error('search: no sample');
     if (row.total > maxRows && !last) continue;
