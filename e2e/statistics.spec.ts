@@ -142,4 +142,30 @@ test.describe('statistics and map', () => {
     await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Statistics', exact: true })).toHaveAttribute('href', '/statistics');
     expect(scripts.filter((url) => /Statistics|MapPage|ethiopia/i.test(url))).toEqual([]);
   });
+
+  test('the statistics and map pages link only style sheets they use (each one blocks the first paint)', async ({ page }) => {
+    for (const path of ['/statistics', '/map']) {
+      await page.goto(path);
+      // Per linked sheet of the build, how many of its rules match an element of the page (states such as :hover and
+      // ::before set aside: the rule's element is what counts).
+      const used = await page.evaluate(() => {
+        const element = (selector: string) => selector.replace(/::?[a-z-]+(\((?:[^()]|\([^()]*\))*\))?/g, '').trim() || '*';
+        const matches = (selectors: string) =>
+          selectors.split(',').some((one) => {
+            try {
+              return document.querySelector(element(one)) !== null;
+            } catch {
+              return false;
+            }
+          });
+        const styleRules = (rules: CSSRuleList): CSSStyleRule[] =>
+          [...rules].flatMap((rule) => (rule instanceof CSSStyleRule ? [rule] : 'cssRules' in rule ? styleRules((rule as CSSGroupingRule).cssRules) : []));
+        return [...document.styleSheets]
+          .filter((sheet) => sheet.href?.includes('/assets/'))
+          .map((sheet) => ({ sheet: new URL(sheet.href!).pathname, rulesUsed: styleRules(sheet.cssRules).filter((rule) => matches(rule.selectorText)).length }));
+      });
+      expect(used.length, path).toBeGreaterThanOrEqual(2);
+      for (const { sheet, rulesUsed } of used) expect(rulesUsed, `${path} links ${sheet}, whose rules match nothing on it`).toBeGreaterThan(0);
+    }
+  });
 });
