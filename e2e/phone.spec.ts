@@ -205,6 +205,25 @@ test.describe('on a phone', () => {
     expect(await overflowsSideways(page)).toBe(false);
   });
 
+  test('without JavaScript a phone still reaches the menu and the search and statistics filters, which no button can unfold', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const reader = await context.newPage();
+    await reader.goto('/victims');
+    await expect(reader.locator('.menu-toggle')).toBeHidden();
+    const menu = reader.getByRole('navigation', { name: 'Menu' });
+    await expect(menu.getByRole('link', { name: 'Statistics', exact: true })).toBeInViewport();
+    await expect(menu.getByRole('link', { name: 'Orphans', exact: true })).toBeVisible();
+    expect(await overflowsSideways(reader)).toBe(false);
+    await reader.goto('/search?q=sample');
+    await expect(reader.getByRole('button', { name: /^Filters \(/ })).toBeHidden();
+    await expect(reader.getByTestId('facet-category')).toBeVisible();
+    await reader.goto('/statistics');
+    await expect(reader.getByRole('button', { name: /^Filters \(/ })).toBeHidden();
+    await expect(reader.getByLabel('Killing type')).toBeVisible();
+    expect(await overflowsSideways(reader)).toBe(false);
+    await context.close();
+  });
+
   test('the audit log is one block per entry on a phone: ids shortened, nothing off-screen, no word broken', async ({ page, request }) => {
     const superToken = await apiSignIn(request, SUPER.email, SUPER.password);
     await apiCreate(request, superToken, 'victims', { title: 'Test victim for the audit log (test data)', description: 'Test data.' });
