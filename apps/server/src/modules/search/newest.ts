@@ -77,11 +77,15 @@ export async function newestPage(
   return page(found);
 }
 
-/** The newest `count` records of the step `c` that passed the filters and hold the words. */
+/**
+ * The newest `count` records of the step `c` that passed the filters and hold the words. The words are tested record by
+ * record (a subquery on the primary key), not by a join: the statement's one plan is made without its words, and with a
+ * join it read the whole table to test them (a hash join over a sequential scan: 1.4 s a search at a million records).
+ */
 function matchedIn(words: SQL | null, count: number): SQL {
   if (!words) return sql`select id, created_at from c where passed order by created_at desc, id desc limit ${count}`;
-  return sql`select c.id, c.created_at from c join ${records} on ${records.id} = c.id
-    where c.passed and ${words} order by c.created_at desc, c.id desc limit ${count}`;
+  return sql`select c.id, c.created_at from c
+    where c.passed and (select ${words} from ${records} where ${records.id} = c.id) order by c.created_at desc, c.id desc limit ${count}`;
 }
 
 /** The newest `count` matches after `after`, as the planner finds them (through the index, or reading in order). */
