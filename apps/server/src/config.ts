@@ -99,7 +99,7 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(1000).optional(),
   /**
    * Searches (and statistics with words) computed at once by this process; more wait up to SEARCH_QUEUE_MS for a turn,
-   * then get 503 with Retry-After. Default: the CPUs, at least two.
+   * then get 503 with Retry-After. Default: one more than the CPUs (collection/limiter.ts).
    */
   SEARCH_CONCURRENCY: positiveInt(1000).optional(),
   SEARCH_QUEUE_MS: positiveInt(60_000).default(1000),

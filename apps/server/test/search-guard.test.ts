@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '@app/shared';
 import { ConfigError, loadConfig } from '../src/config';
@@ -32,6 +33,8 @@ describe('search: searches at once', () => {
     const base = { NODE_ENV: 'test', DATA_DIR: t.dataDir, JWT_SECRET: 'x'.repeat(40) };
     expect(loadConfig(base).SEARCH_QUEUE_MS).toBe(1000);
     expect(searchLimiterOf(t.config)).toMatchObject({ concurrency: 1, waitMs: 1000 });
+    // Unset: one search more than the CPUs, so that one search's work in this process overlaps the others' queries.
+    expect(searchLimiterOf(loadConfig(base))).toMatchObject({ concurrency: availableParallelism() + 1, waitMs: 1000 });
     for (const [name, value] of [['SEARCH_CONCURRENCY', '0'], ['SEARCH_CONCURRENCY', 'many'], ['SEARCH_QUEUE_MS', '-5']]) {
       expect(() => loadConfig({ ...base, [name!]: value }), `${name}=${value}`).toThrow(ConfigError);
       expect(() => loadConfig({ ...base, [name!]: value })).toThrow(name);
