@@ -20,6 +20,16 @@ describe('search snippets', () => {
     expect(marked(parts)).toBe('Town (fictional) [Sample] record - not real data. See the report here');
   });
 
+  it('shows every run of spaces, tabs and line breaks between the words as one space, as in the plain text', () => {
+    const terms = highlightTerms('lantern');
+    const spaced = 'Test data  (not real):\n\nthe   lantern\twas lit.\r\n  A second line';
+    expect(marked(snippetOf(spaced, terms))).toBe('Test data (not real): the [lantern] was lit. A second line');
+    // The same as the text with its spacing evened out first, for the opening words too.
+    const evened = spaced.replace(/\s+/g, ' ');
+    expect(snippetOf(spaced, terms)).toEqual(snippetOf(evened, terms));
+    expect(snippetOf(spaced, highlightTerms('title'))).toEqual(snippetOf(evened, highlightTerms('title')));
+  });
+
   it('cuts up to two pieces around the words found, joined by an ellipsis', () => {
     const filler = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
     const text = `${filler(40, 'a')} needle ${filler(60, 'b')} needle ${filler(40, 'c')}`;
