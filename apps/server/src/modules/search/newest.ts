@@ -22,18 +22,36 @@ interface WalkRow {
 }
 
 /**
+ * How the matches are spread, as the search knows beforehand (knowledge.ts): the share of the records they are (at
+ * least), the share the filters leave (the records whose words a walk tests), and the records in the table.
+ */
+export interface Density {
+  share: number;
+  filtered: number;
+  records: number;
+}
+
+/**
+ * What each way of finding a page costs PostgreSQL, in microseconds, as measured at a million records
+ * (docs/performance.md): reading a record's entry newest first with the filters tested in the index; testing the
+ * words of a record the filters leave (a lookup by primary key); and, the planner's way, finding a match through the
+ * full-text index and reading it to sort it (all of them are read, whatever the page).
+ */
+const COST_US = { entryRead: 0.3, wordsTested: 16, matchRead: 13 };
+
+/**
  * A page of the records matching the conditions, newest first. Where matches are many, the records are read newest
  * first, a step at a time, and tested: a page among thousands of matches is found in the first steps, and no plan
- * depends on PostgreSQL's guess of how many match. `share` is the part of the records read that is expected to match
- * (null: unknown); it sizes the steps, and when matches are too sparse for the steps to find a page, or what the steps
- * leave unfound, the planner is asked for (it intersects the index's lists).
+ * depends on PostgreSQL's guess of how many match. `density` (null: unknown) sizes the steps; the records are walked
+ * when that is expected to cost less than the planner's way (it intersects the index's lists, then reads every match),
+ * and what the steps leave unfound is asked of the planner.
  */
 export async function newestPage(
   db: Db,
   conditions: MatchConditions,
   input: SearchInput,
   limits: SearchLimits,
-  share: number | null,
+  density: Density | null,
   snippets?: SnippetCache,
 ): Promise<Pick<SearchPage, 'hits' | 'nextCursor'>> {
   const { cursor, limit = SEARCH_LIMIT_DEFAULT } = input;
@@ -42,14 +60,9 @@ export async function newestPage(
   const want = limit + 1;
   const found: Found[] = [];
   let after: SearchCursor | null = cursor && 'createdAt' in cursor ? cursor : null;
-  // Enough records per step to hold the page about one and a half times, when the share is known.
-  const step = share === null ? limits.walkStep : Math.max(Math.min(100, limits.walkStep), Math.min(limits.walkStep, Math.ceil((1.5 * want) / Math.max(share, 1e-9))));
-  // Walked only when one step is expected to hold the page: reading records to test them costs several times what
-  // intersecting the index's lists costs per match, so sparser matches (a phrase with two facets, about 3,000 of a
-  // million records: two steps of 5,000 took 150 ms, the planner's way 50) are left to the planner.
-  const walk = share === null || (1.5 * want) / Math.max(share, 1e-9) <= limits.walkStep;
+  const walk = walkPlan(want, density, conditions.words !== null, limits);
   const text = snippetTextOf(conditions);
-  for (let i = 0; walk && i < limits.walkSteps && found.length < want; i++) {
+  for (let i = 0; walk && i < walk.steps && found.length < want; i++) {
     const [row]: WalkRow[] = await preparedSqlRows<WalkRow>(
       db,
       // The filters are tested in records_search_newest_idx, which holds their columns (an index-only scan); only the
@@ -58,7 +71,7 @@ export async function newestPage(
       sql`with c as materialized (
           select ${records.id} as id, ${records.createdAt} as created_at, (${conditions.filters.length ? and(conditions.filters) : sql`true`}) as passed
           from ${records} where ${records.deletedAt} is null and ${cursorAfter(after, RECORD_COLUMNS)}
-          order by ${NEWEST_FIRST} limit ${step}
+          order by ${NEWEST_FIRST} limit ${walk.step}
         )
         select
           (select json_agg(json_build_object('id', h.id, 'createdAt', h.created_at, 'text', ${text}) order by h.created_at desc, h.id desc)
@@ -70,11 +83,38 @@ export async function newestPage(
     );
     found.push(...(row?.hits ?? []));
     // A short step is the end of the records: nothing older is left to find.
-    if (!row?.last || row.read < step) return page(found);
+    if (!row?.last || row.read < walk.step) return page(found);
     after = { createdAt: row.last.createdAt, id: row.last.id };
   }
   if (found.length < want) found.push(...(await plannedRest(db, conditions, after, want - found.length, text)));
   return page(found);
+}
+
+/**
+ * How to walk the records newest first to find `want` matches, or null to leave them to the planner: at most walkStep x
+ * walkSteps records, with the density known in steps that hold the page about one and a half times (its share is a
+ * lower bound), and only when that costs less than the planner's way; unknown, in steps of walkStep.
+ */
+export function walkPlan(want: number, density: Density | null, words: boolean, limits: SearchLimits): { step: number; steps: number } | null {
+  if (!density) return { step: limits.walkStep, steps: limits.walkSteps };
+  const most = limits.walkStep * limits.walkSteps;
+  const needed = Math.ceil((1.5 * want) / Math.max(density.share, 1e-9));
+  if (needed > most || walkCost(needed, density, words) > plannerCost(density)) return null;
+  const step = Math.max(Math.min(100, limits.walkStep), needed);
+  return { step, steps: Math.max(1, Math.min(limits.walkSteps, Math.floor(most / step))) };
+}
+
+/**
+ * A walk of `records` newest first: each entry read in the index, and the words tested in the records the filters
+ * leave. A phrase with two facets at a million records (3,000 matches): a step of 10,500 took 6 ms, the planner 40.
+ */
+function walkCost(records: number, density: Density, words: boolean): number {
+  return records * (COST_US.entryRead + (words ? density.filtered * COST_US.wordsTested : 0));
+}
+
+/** The planner's way: every match found through the index and read (a word in 2,000 of a million records: 26 ms). */
+function plannerCost(density: Density): number {
+  return density.share * density.records * COST_US.matchRead;
 }
 
 /**

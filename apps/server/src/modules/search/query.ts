@@ -77,13 +77,13 @@ async function searchText(db: Db, input: SearchInput, visibility: Visibility, li
     if (exact) return exact;
   }
   const conditions = matchConditions(input.filters, visibility, 'text');
-  const share = expected?.records ? expected.low / expected.records : null;
+  const density = expected?.records ? { share: expected.low / expected.records, filtered: expected.filtered / expected.records, records: expected.records } : null;
   const everywhere = expected !== null && expected.filtered > 0 && expected.low / expected.filtered >= WORDS_EVERYWHERE;
   const [counted, page] = await Promise.all([
     everywhere
       ? scaledStatistics(db, input.filters, visibility, expected.low / expected.filtered)
       : sampleCounts(db, conditions.indexed, limits.sampleRows, expected ? Math.max(expected.high, limits.exactUpTo) : null),
-    newestPage(db, conditions, input, limits, share, knowledge?.snippets),
+    newestPage(db, conditions, input, limits, density, knowledge?.snippets),
   ]);
   if (!goesOnNewest && expected && counted.total <= limits.exactUpTo) {
     // Fewer than the words' statistics said: counted and ranked after all.
@@ -112,7 +112,8 @@ function nothingFound(input: SearchInput): SearchPage {
 async function browse(db: Db, input: SearchInput, visibility: Visibility, limits: SearchLimits): Promise<SearchPage> {
   const { filters } = input;
   const counted = await statisticsCounts(db, filters, visibility);
-  const page = await newestPage(db, matchConditions(filters, visibility, null), input, limits, counted.total / counted.records);
+  const share = counted.total / counted.records;
+  const page = await newestPage(db, matchConditions(filters, visibility, null), input, limits, { share, filtered: share, records: counted.records });
   return { total: counted.total, estimated: false, order: 'newest', ...page, facets: facetsFrom(counted.facets) };
 }
 
