@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { bytesOf, type Encoding } from '../../compression';
 import { encodingFor, entrySize, keepForStorage, pickEncoding, type CachedResponse, type ServedCounts } from './cached-entry';
 import { GuardedReads } from './guarded-reads';
+import { RecentKeys } from './recent-keys';
 
 /** How long a cached answer is served at most, unless told otherwise (config: CACHE_MAX_AGE_SECONDS). */
 export const DEFAULT_MAX_AGE_MS = 300_000;
@@ -16,13 +17,6 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
  * asked for again within the next 8,192 to 16,384 answers produced is stored. About 150 KB each.
  */
 const ADMISSION_GENERATION_KEYS = 8192;
-
-/** A 30-bit FNV-1a hash of a key: small integers, which a Set keeps without allocating. */
-function keyHash(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash & 0x3fffffff;
-}
 
 /**
  * LRU of public responses bounded by bytes. A record change clears it (`invalidateAll`): writes are rare next to
@@ -45,9 +39,8 @@ export class ResponseCache {
    */
   private readonly reads = new GuardedReads();
   private readonly served = new Map<string, ServedCounts>();
-  /** Hashes of the keys produced lately (see `admits`): the newer generation, and the one before it. */
-  private producedLately = new Set<number>();
-  private producedBefore = new Set<number>();
+  /** The keys produced lately (see `admits`). */
+  private readonly producedLately = new RecentKeys(ADMISSION_GENERATION_KEYS);
   /**
    * Anonymous reads answered from the cache, and those it had to produce (counted by who answers, not per lookup: one
    * request may look up its exact URL and then its normalised key).
@@ -116,13 +109,7 @@ export class ResponseCache {
    * answer. Not cleared by changes: a key asked for before a change is stored at its first answer after it.
    */
   admits(key: string, entry: CachedResponse): boolean {
-    const hash = keyHash(key);
-    if (this.producedLately.has(hash) || this.producedBefore.has(hash)) return true;
-    this.producedLately.add(hash);
-    if (this.producedLately.size >= ADMISSION_GENERATION_KEYS) {
-      this.producedBefore = this.producedLately;
-      this.producedLately = new Set();
-    }
+    if (this.producedLately.metBefore(key)) return true;
     return this.bytes + entrySize(entry, key) <= this.lru.maxSize;
   }
 

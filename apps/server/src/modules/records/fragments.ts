@@ -2,12 +2,19 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { JoinedParts } from '../../compression';
 import { GuardedReads } from '../cache/guarded-reads';
+import { RecentKeys } from '../cache/recent-keys';
 import { DEFAULT_MAX_AGE_MS } from '../cache/response-cache';
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * Records read that the admission rule remembers per generation (see `admits`): with the kept records full, a record
+ * read again within the next 4,096 to 8,192 records read is kept.
+ */
+const ADMISSION_GENERATION_IDS = 4096;
 
 /** A record as the API shows it, serialised once, with what a read needs to know without the database. */
 export interface RecordFragment {
@@ -43,15 +50,15 @@ export class RecordFragments {
    * request in flight that showed them.
    */
   private readonly reads = new GuardedReads<string>();
+  /** The records read lately (see `admits`). */
+  private readonly readLately = new RecentKeys(ADMISSION_GENERATION_IDS);
 
   /** `maxAgeMs`: the longest a record is kept serialised (CACHE_MAX_AGE_SECONDS), even if no change reaches this process. */
   constructor(maxBytes: number, maxAgeMs = DEFAULT_MAX_AGE_MS) {
     this.lru = new LRUCache<string, RecordFragment>({
       maxSize: Math.max(1024, maxBytes),
       ttl: maxAgeMs,
-      // Its bytes, and about a kilobyte more (the hash, the objects, the allocations' own overhead and the cache's
-      // bookkeeping, as measured: docs/performance.md).
-      sizeCalculation: (f) => f.bytes.length + 1024,
+      sizeCalculation: fragmentSize,
     });
   }
 
@@ -92,7 +99,18 @@ export class RecordFragments {
   }
 
   set(id: string, fragment: RecordFragment, generation: number): void {
-    if (this.reads.isCurrent(generation)) this.lru.set(id, fragment);
+    if (this.reads.isCurrent(generation) && this.admits(id, fragment)) this.lru.set(id, fragment);
+  }
+
+  /**
+   * Whether a record just read is worth keeping: while there is room for it, always; once the kept records fill their
+   * bound, only when it was read before, lately. The hits of searches for words nobody searches again, or the records
+   * of a crawler's walk through a deep list, are then sent and forgotten: they neither push out the records readers
+   * keep asking for nor make the memory churn (each kept and evicted record is garbage for the full collections).
+   */
+  private admits(id: string, fragment: RecordFragment): boolean {
+    if (this.readLately.metBefore(id)) return true;
+    return this.lru.calculatedSize + fragmentSize(fragment) <= this.lru.maxSize;
   }
 
   clear(): void {
@@ -112,13 +130,21 @@ export class RecordFragments {
    */
   readOnce<T extends object | null>(id: string, read: () => Promise<T>, generation: number): Promise<T> {
     return this.reads.run(id, read, (value) => {
-      if (isKeptFragment(value)) this.lru.set(id, value);
+      if (isKeptFragment(value) && this.admits(id, value)) this.lru.set(id, value);
     }, generation);
   }
 
   get size(): number {
     return this.lru.size;
   }
+}
+
+/**
+ * What a kept fragment costs: its bytes, and about a kilobyte more (the hash, the objects, the allocations' own
+ * overhead and the cache's bookkeeping, as measured: docs/performance.md).
+ */
+function fragmentSize(fragment: RecordFragment): number {
+  return fragment.bytes.length + 1024;
 }
 
 /** A fragment every reader gets as it is: serialised, and not of a trashed record. */
