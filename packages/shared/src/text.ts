@@ -1,19 +1,15 @@
 /** A character or line start that one of markdownToPlainText's rules below removes; without one, none applies. */
 const MARKDOWN_SIGN = /[`<\[*_~]|^\s{0,3}(?:#{1,6}|>|[-*+]|\d+\.)\s/m;
 
-/** Whether markdownToPlainText would remove anything from `text` but spacing. */
-export function hasMarkdown(text: string): boolean {
-  return MARKDOWN_SIGN.test(text);
-}
-
 /**
  * Markdown as plain text, for card previews and link-preview descriptions (previews are plain text).
  * Removes markup (emphasis, headings, links keep their text, images and HTML tags are dropped); not a parser, only
  * what a short preview needs.
  */
-export function markdownToPlainText(markdown: string): string {
-  // Most text holds no markdown at all: then only its spacing changes (a search cuts twenty snippets a page from it).
-  if (!hasMarkdown(markdown)) return markdown.replace(/\s+/g, ' ').trim();
+export function markdownToPlainText(markdown: string, spacing: 'even' | 'asIs' = 'even'): string {
+  // Most text holds no markdown at all: then only its spacing changes, or nothing (`asIs`: a search's snippets even out
+  // only the few words they show, not the whole text of twenty hits a page).
+  if (!MARKDOWN_SIGN.test(markdown)) return spacing === 'even' ? markdown.replace(/\s+/g, ' ').trim() : markdown;
   return markdown
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/<[^>]*>/g, ' ')

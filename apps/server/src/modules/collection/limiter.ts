@@ -79,11 +79,11 @@ const limiters = new WeakMap<Config, SearchLimiter>();
 
 /**
  * The limiter of this server (one per configuration, so the search and the statistics with words share it):
- * SEARCH_CONCURRENCY searches at once (default: DEFAULT_SEARCH_CONCURRENCY), waiting up to SEARCH_QUEUE_MS.
+ * SEARCH_CONCURRENCY searches at once (default: defaultSearchConcurrency), waiting up to SEARCH_QUEUE_MS.
  */
 export function searchLimiterOf(config: Config): SearchLimiter {
   let limiter = limiters.get(config);
-  if (!limiter) limiters.set(config, (limiter = new SearchLimiter(config.SEARCH_CONCURRENCY ?? DEFAULT_SEARCH_CONCURRENCY(), config.SEARCH_QUEUE_MS)));
+  if (!limiter) limiters.set(config, (limiter = new SearchLimiter(config.SEARCH_CONCURRENCY ?? defaultSearchConcurrency(), config.SEARCH_QUEUE_MS)));
   return limiter;
 }
 
@@ -93,7 +93,9 @@ export function searchLimiterOf(config: Config): SearchLimiter {
  * other; the turn more kept both busy, and a burst of unique searches was answered 9-11 % faster, its p99 lower
  * (docs/performance.md). Two more gained nothing and lengthened the tail.
  */
-export const DEFAULT_SEARCH_CONCURRENCY = (): number => availableParallelism() + 1;
+export function defaultSearchConcurrency(): number {
+  return availableParallelism() + 1;
+}
 
 /**
  * The answer to a search that got no turn: 503, to be asked again in a second. Not logged: a burst refuses hundreds a

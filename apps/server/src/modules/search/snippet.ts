@@ -1,4 +1,4 @@
-import { hasMarkdown, markdownToPlainText, type SnippetPart } from '@app/shared';
+import { markdownToPlainText, type SnippetPart } from '@app/shared';
 import { stemWord } from '../../db/amharic';
 import { normaliseSearchText } from '../collection/filters';
 
@@ -101,7 +101,7 @@ export function snippetOf(markdown: string | null, terms: ReadonlySet<string>): 
   // Shown as plain text: "**" or a link's address would otherwise show between the words. Text without markdown is
   // read as it is, its spacing evened out only between the words shown (piece): a copy of each hit's whole text with
   // its spacing evened was a sixth of what a search for a rare word allocated.
-  const text = hasMarkdown(markdown) ? markdownToPlainText(markdown) : markdown;
+  const text = markdownToPlainText(markdown, 'asIs');
   const words = wordsOf(text, terms);
   const count = words.starts.length;
   if (!count) return [];
