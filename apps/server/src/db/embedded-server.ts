@@ -48,6 +48,7 @@ export interface EmbeddedOptions {
 
 async function ensureDatabase(socket: string, password: string): Promise<void> {
   const client = new pg.Client({ connectionString: connectionUrl(socket, password, 'postgres') });
+  client.on('error', () => {}); // the server going away now fails the statement in flight, which the caller retries
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);

@@ -167,9 +167,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const generic = new pg.Pool({ connectionString: url, max: poolSize, options: GENERIC_OPTIONS });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  generic.on('error', () => {});
+  for (const each of [pool, generic]) {
+    // A connection dropping (PostgreSQL restarted, pg_terminate_backend, the embedded server killed) is emitted as
+    // `error` on its client: by the pool while the client is idle, and by the client itself while a statement or a
+    // transaction holds it, where nothing else listens and an unhandled `error` ends the process. The statement in
+    // flight fails with the same error (a 503 with Retry-After: isDatabaseUnavailable), the server rolls back its
+    // transaction, and the pool drops the client and connects anew for the next one.
+    each.on('error', () => {});
+    each.on('connect', (client) => client.on('error', () => {}));
+  }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   genericPools.set(db, generic);
   const close = () => Promise.all([pool.end(), generic.end()]).then(() => {});

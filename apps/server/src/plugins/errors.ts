@@ -4,14 +4,17 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { fieldErrors } from '@app/shared';
 import { AppError, errorKey } from '../errors';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '../db/unavailable';
 
 /**
- * The one error handler: field errors as 400 {field: message}, other client errors as {message}, and 500s with no
- * details (they go to the log). A malformed request never produces a 500.
+ * The one error handler: field errors as 400 {field: message}, other client errors as {message}, a database out of
+ * reach as 503 with Retry-After, and 500s with no details (they go to the log). A malformed request never produces a 500.
  */
 export default fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
+    app.setErrorHandler((thrown: FastifyError | AppError | ZodError, request, reply) => {
+      // A database that is down or dropped the connection: a 503 to retry, like a storage outage, never a 500.
+      const error = !(thrown instanceof AppError) && isDatabaseUnavailable(thrown) ? new DatabaseUnavailableError(thrown) : thrown;
       if (error instanceof AppError) {
         // The server's own failures (storage, a service away) are the operator's to see, with the request's id.
         if (error.statusCode >= 500 && !error.quiet) request.log.error({ err: error.cause ?? error }, error.message);
