@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { DUPLICATE_DATE_DAYS, type CategorySlug, type DuplicateCandidate, type DuplicatePerson, type DuplicateQuery, type DuplicateReason } from '@app/shared';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { rowsOf, type Db, type Tx } from '../../db';
 
 /**
@@ -131,6 +132,13 @@ function reasonReads(query: DuplicateQuery, base: SQL[], name: SQL, date: SQL | 
   return reads;
 }
 
+/** Runs `reads` one after another, in order. */
+async function inTurn<T>(reads: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = [];
+  for (const read of reads) results.push(await read());
+  return results;
+}
+
 async function candidateRows(db: Db | Tx, conditions: SQL[], name: string, woreda: string | undefined): Promise<CandidateRow[]> {
   const same = woreda ? sameWoredaSql(sql`r.woreda`, sql`${woreda}`) : sql`null`;
   return rowsOf<CandidateRow>(
@@ -151,15 +159,18 @@ export async function findDuplicates(db: Db | Tx, category: CategorySlug, query:
   const base = baseConditions(category, query, includePrivate);
   const name = sql`person_name_key(${query.name})`;
   const { date, woreda } = reasonConditions(query);
-  const byName = db.transaction(async (tx) => {
-    // pg_trgm's `%` reads its threshold from this setting; `true`: for this transaction only.
-    await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(NAME_ALONE_THRESHOLD)}, true)`);
-    return candidateRows(tx, [...base, sql`r.person_name % ${name}`], query.name, query.woreda);
-  });
-  // Asked together: on a pool each read takes a connection of its own, so the check waits for the slowest read rather
-  // than for their sum (a transaction's client runs them one after another).
-  const byReason = reasonReads(query, base, name, date, woreda).map((conditions) => candidateRows(db, conditions, query.name, query.woreda));
-  const rows = (await Promise.all([byName, ...byReason])).flat();
+  const byName = () =>
+    db.transaction(async (tx) => {
+      // pg_trgm's `%` reads its threshold from this setting; `true`: for this transaction only.
+      await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(NAME_ALONE_THRESHOLD)}, true)`);
+      return candidateRows(tx, [...base, sql`r.person_name % ${name}`], query.name, query.woreda);
+    });
+  const reads = [byName, ...reasonReads(query, base, name, date, woreda).map((conditions) => () => candidateRows(db, conditions, query.name, query.woreda))];
+  // On the pool the reads go together, each on a connection of its own, so the check waits for the slowest rather than
+  // for their sum. A transaction (the background scan's) has one connection, which takes one statement at a time:
+  // there they take turns, since statements sent to a busy connection are queued by node-postgres only with a
+  // deprecation warning, and pg 9 refuses them.
+  const rows = (db instanceof PgTransaction ? await inTurn(reads) : await Promise.all(reads.map((read) => read()))).flat();
   const seen = new Set<string>();
   const candidates = rows.flatMap((row) => {
     if (seen.has(row.id)) return [];
