@@ -10,7 +10,7 @@ const env = {
 };
 // Files about the embedded server start their own (DATABASE_URL empty) whatever TEST_PG_URL says: `npm test` runs them,
 // and here they ran the same again (108 s of test time; the suite's wall time went from 349 s to 304 s without them).
-const EMBEDDED_ONLY = ['test/embedded-server.test.ts', 'test/migrate-from-pglite.test.ts', 'test/database-faults-embedded.test.ts'];
+const EMBEDDED_ONLY = ['test/embedded-server.test.ts', 'test/migrate-from-pglite.test.ts', 'test/database-faults-embedded.test.ts', 'test/database-faults-postgres.test.ts'];
 // Files that touch no database and no Redis (processes, builds, pure functions): their results cannot differ here, and
 // start-signals alone builds the site and starts it three times.
 const NO_DATABASE = [

@@ -216,4 +216,19 @@ describe.skipIf(!process.env.REDIS_URL)('Redis gone mid-run (needs REDIS_URL: np
     expect((await signin('after@example.test')).status).toBe(401);
     expect(warnings.some((w) => /Redis answers again/.test(w))).toBe(true);
   });
+
+  it('/ready probed every moment of a Redis outage logs it going once and its return once, with no line per probe', async () => {
+    const ready = async () => (await call(withRedis.app, { method: 'GET', url: '/ready' })).status;
+    await expect.poll(ready, { timeout: 10_000, interval: 200 }).toBe(200);
+    warnings.length = 0;
+    await relay.cut();
+    await expect.poll(ready, { timeout: 10_000, interval: 100 }).toBe(503);
+    for (let probe = 0; probe < 10; probe++) expect(await ready()).toBe(503);
+    expect(warnings.filter((w) => /ready check: redis unreachable/.test(w))).toHaveLength(1);
+    await relay.restore();
+    await expect.poll(ready, { timeout: 10_000, interval: 200 }).toBe(200);
+    for (let probe = 0; probe < 5; probe++) expect(await ready()).toBe(200);
+    expect(warnings.filter((w) => /ready check: redis answers again/.test(w))).toHaveLength(1);
+    expect(warnings.filter((w) => /ready check: redis unreachable/.test(w))).toHaveLength(1);
+  });
 });

@@ -50,14 +50,23 @@ export default fp(
       done();
     });
 
+    // What each part answered the last probe: a part going down is logged once, and once again when it is back, not at
+    // every probe (a load balancer asks every second or so, and each line of an outage said the same).
+    const lastState = new Map<string, CheckResult>();
     async function check(name: string, probe: () => Promise<unknown>): Promise<CheckResult> {
+      let state: CheckResult = 'ok';
+      let failure: unknown;
       try {
         await withTimeout(probe(), CHECK_TIMEOUT_MS);
-        return 'ok';
       } catch (err) {
-        app.log.warn({ err }, `ready check: ${name} unreachable`);
-        return 'unreachable';
+        state = 'unreachable';
+        failure = err;
       }
+      const before = lastState.get(name);
+      lastState.set(name, state);
+      if (state === 'unreachable' && before !== 'unreachable') app.log.warn({ err: failure }, `ready check: ${name} unreachable`);
+      if (state === 'ok' && before === 'unreachable') app.log.warn(`ready check: ${name} answers again`);
+      return state;
     }
 
     app.get('/ready', async (_request, reply) => {
