@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db';
+import { exitFatally, logFatalErrors } from './fatal';
 
 /**
  * How far the JavaScript heap may grow past what V8's last full collection kept before it collects again, in percent.
@@ -89,10 +90,8 @@ export function closeOnSignals(app: FastifyInstance, database: Database, whatClo
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-/** Runs an entry point's main, printing an unexpected failure and exiting non-zero. */
+/** Runs an entry point's main; a failure of its start, or any error nothing handles later, is logged as JSON (fatal.ts) and ends it. */
 export function run(main: () => Promise<void>): void {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  logFatalErrors();
+  main().catch((err: unknown) => exitFatally(err, 'the process failed to start'));
 }
