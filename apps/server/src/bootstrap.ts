@@ -70,7 +70,10 @@ export function hasPgliteFolder(dataDir: string): boolean {
   return existsSync(path.join(pgliteFolder(dataDir), 'PG_VERSION'));
 }
 
-/** SIGINT/SIGTERM close the app and the database once, then exit; a stuck close is cut off after 10 s. */
+/**
+ * SIGINT/SIGTERM (or the wrapper that started this process going) close the app and the database once, then exit; a
+ * stuck close is cut off after 10 s.
+ */
 export function closeOnSignals(app: FastifyInstance, database: Database, whatClosingDoes: string): void {
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -88,7 +91,18 @@ export function closeOnSignals(app: FastifyInstance, database: Database, whatClo
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Started by a wrapper that could not become this process (scripts/exec-node.mjs on a Node.js without execve): its
+  // IPC channel closes when the wrapper goes, even by kill -9, and this process then stops as on SIGTERM rather than
+  // keep the port with nobody left to stop it.
+  process.on('disconnect', () => void shutdown('the process that started this one is gone'));
+  if (parentGone) void shutdown('the process that started this one is gone');
 }
+
+// That channel alone must not keep a process running (a command of the CLI that is done), and the wrapper may go
+// before the server is up: closeOnSignals then stops it as soon as it can.
+let parentGone = false;
+process.once('disconnect', () => (parentGone = true));
+process.channel?.unref();
 
 /** Runs an entry point's main; a failure of its start, or any error nothing handles later, is logged as JSON (fatal.ts) and ends it. */
 export function run(main: () => Promise<void>): void {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,4 +115,47 @@ it('npm start again, with no source changed: no build, and SIGTERM stops it all'
 
 it('SIGTERM to npm run worker stops the worker and the database it started', async () => {
   await startThenSignal('worker', 'SIGTERM');
+});
+
+/** A Node.js on this machine older than the site's (no process.execve): Debian's, where installed. */
+const SYSTEM_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find(
+  (node) => existsSync(node) && spawnSync(node, ['-p', 'typeof process.execve']).stdout?.toString().trim() === 'undefined',
+);
+
+it.skipIf(!SYSTEM_NODE)("node scripts/serve.mjs on an older Node.js runs the server on the project's Node.js, which stops when the wrapper is killed -9", async () => {
+  // Run after the tests above, which build the site (npm start).
+  const port = await freePort();
+  const wrapper = spawn(SYSTEM_NODE!, ['scripts/serve.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SAMPLE_DATA: 'false', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  wrapper.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  wrapper.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  await until('the site answering', async () => {
+    if (wrapper.exitCode !== null) throw new Error(`the wrapper exited (${wrapper.exitCode}):\n${output}`);
+    return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+  }, wrapper, () => output, 300_000);
+  const server = readdirSync('/proc')
+    .map(Number)
+    .find((pid) => {
+      try {
+        return pid && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(wrapper.pid);
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  expect(server, 'the server runs as a child of the wrapper').toBeDefined();
+  expect(realpathSync(`/proc/${server}/exe`)).toBe(realpathSync(path.join(ROOT, 'node_modules/.bin/node')));
+
+  process.kill(wrapper.pid!, 'SIGKILL');
+  const took = await until(
+    'after kill -9 of the wrapper: the server and its PostgreSQL gone, the port closed',
+    async () => !(await portOpen(port)) && !existsSync(path.join(clusterDir, 'postmaster.pid')) && processesOfDataDir().length === 0,
+    wrapper,
+    () => `${output}\nstill running:\n${processesOfDataDir().map((p) => `${p.pid} ${p.command}`).join('\n')}`,
+    60_000,
+  );
+  console.log(`${SYSTEM_NODE} (${spawnSync(SYSTEM_NODE!, ['--version']).stdout.toString().trim()}) scripts/serve.mjs: the server ran on the project's Node.js; after kill -9 of the wrapper it stopped in ${(took / 1000).toFixed(1)} s`);
 });
