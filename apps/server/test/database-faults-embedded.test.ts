@@ -38,9 +38,11 @@ it('kill -9 of the embedded PostgreSQL server during writes: the site lives, ref
     const pid = postmasterPid(clusterDir);
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, 'SIGKILL');
+    // Recovered: a new server runs (the site's watchdog started it) and /health answers through it.
     const healthyIn = await until(`/health after the kill\n${site.output()}`, async () => {
       if (site.child.exitCode !== null) throw new Error(`the site exited (${site.child.exitCode}):\n${site.output()}`);
-      return healthy(site);
+      const now = postmasterPid(clusterDir);
+      return now !== null && now !== pid && (await healthy(site));
     }, 30_000);
     // Writes go on while the site restarts its database, then a few more are acknowledged by the new server.
     const before = stream.acknowledged.length;
