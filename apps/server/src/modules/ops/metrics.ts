@@ -37,14 +37,7 @@ export function createMetrics(app: FastifyInstance) {
   mirrored('mail_sent_total', 'E-mails handed to SMTP or written to the outbox by this process', () => app.mail.sent);
   mirrored('mail_failures_total', 'Tries of an e-mail the transport (SMTP or outbox) refused in this process', () => app.mail.failed);
   mirrored('mail_dropped_total', 'E-mails given up by this process (refused for good, or every retry failed)', () => app.mailQueue.dropped);
-  new Gauge({
-    name: 'mail_queued',
-    help: 'E-mails waiting for a retry after the mail server failed them (all processes)',
-    registers: [registry],
-    async collect() {
-      this.set(await app.mailQueue.waiting());
-    },
-  });
+  mailQueueGauge(app, registry);
   new Gauge({
     name: 'public_cache_bytes',
     help: 'Bytes held by the public response cache',
@@ -89,6 +82,18 @@ export function createMetrics(app: FastifyInstance) {
       duration.observe(labels, seconds);
     },
   };
+}
+
+/** Mails waiting for a retry, counted in the database: every process's, whichever process is scraped. */
+function mailQueueGauge(app: FastifyInstance, registry: Registry) {
+  return new Gauge({
+    name: 'mail_queued',
+    help: 'E-mails waiting for a retry after the mail server failed them (all processes)',
+    registers: [registry],
+    async collect() {
+      this.set(await app.mailQueue.waiting());
+    },
+  });
 }
 
 /**
