@@ -36,6 +36,7 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg chromium fonts-noto-core fonts-noto-color-emoji tini ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     DATA_DIR=/data \
     PORT=3000 \
     CAPTURE_BROWSER_PATH=/usr/bin/chromium

@@ -20,6 +20,7 @@ function startServer({ port, dataDir, databaseUrl, redisUrl, logFile, prefix }) 
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        MAIL_OUTBOX: 'true',
         PORT: String(port),
         HOST: '127.0.0.1',
         PUBLIC_URL: 'http://localhost',

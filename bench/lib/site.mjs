@@ -47,6 +47,7 @@ export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) 
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        MAIL_OUTBOX: 'true',
         PORT: String(port),
         HOST: '127.0.0.1',
         PUBLIC_URL: `http://localhost:${port}`,

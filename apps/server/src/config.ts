@@ -38,7 +38,8 @@ const megabytes = positiveInt(100_000).transform((n) => n * 1024 * 1024);
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
   PORT: positiveInt(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Default: every interface in production (behind a proxy or in a container), 127.0.0.1 elsewhere (loadConfig). */
+  HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
@@ -69,6 +70,8 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   JWT_TTL_HOURS: positiveInt(24 * 90).default(24 * 7),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  /** Mails written to DATA_DIR/outbox instead of sent: the default outside production, a choice made on purpose in it. */
+  MAIL_OUTBOX: bool.optional(),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   /** Key prefix of the rate-limit counters in Redis (several sites, or test runs, can share one Redis). */
@@ -166,7 +169,10 @@ type Env = z.infer<typeof envSchema>;
 /** Every variable the configuration reads (the deploy files' test checks theirs against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'HOST'> {
+  HOST: string;
+  /** Mails go to the outbox folder (no SMTP_URL): they are written there, never sent. */
+  mailOutbox: boolean;
   dataDir: string;
   jwtSecret: string;
   publicUrl: string;
@@ -197,12 +203,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const problems: string[] = [];
+  if (e.SMTP_URL && e.MAIL_OUTBOX) problems.push('MAIL_OUTBOX: set it or SMTP_URL, not both');
   if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: must be set when STORAGE=s3');
   if (Boolean(e.INITIAL_SUPER_EMAIL) !== Boolean(e.INITIAL_SUPER_PASSWORD)) {
     problems.push('INITIAL_SUPER_EMAIL: set it together with INITIAL_SUPER_PASSWORD, or neither');
   }
   if (e.NODE_ENV === 'production') {
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: must be set when NODE_ENV=production');
+    // Mails written to a folder nobody reads in production are lost mails (password resets, confirmations).
+    if (!e.SMTP_URL && !e.MAIL_OUTBOX) {
+      problems.push('SMTP_URL: must be set when NODE_ENV=production (or MAIL_OUTBOX=true to keep mails in DATA_DIR/outbox unsent)');
+    }
     problems.push(...productionSecretProblems(e));
   }
   // A placeholder key is reported as such above; any other key that cannot sign stops every environment.
@@ -215,6 +226,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = dataDirOf(cleaned);
   return {
     ...e,
+    // The development default prints the sample super's password: only this machine should reach it.
+    HOST: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    mailOutbox: !e.SMTP_URL,
     dataDir,
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

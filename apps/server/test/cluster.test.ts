@@ -195,7 +195,7 @@ describe.skipIf(!TEST_PG_URL || !REDIS_URL)('two servers and a worker on Postgre
     for (const site of [one, two]) {
       const ready = await get(site, '/ready');
       expect(ready.status).toBe(200);
-      expect(ready.json.checks).toEqual({ database: 'ok', redis: 'ok', storage: 'ok', cacheListener: 'ok', cacheSubscriber: 'ok' });
+      expect(ready.json.checks).toEqual({ database: 'ok', redis: 'ok', storage: 'ok', cacheListener: 'ok', cacheSubscriber: 'ok', mail: 'ok' });
     }
   });
 

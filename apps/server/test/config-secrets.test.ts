@@ -15,6 +15,7 @@ const production = (): Record<string, string> => ({
   NODE_ENV: 'production',
   DATA_DIR: tmp(),
   PUBLIC_URL: 'https://evidence.example.org',
+  SMTP_URL: 'smtp://mail.example.org:587',
   JWT_SECRET: randomSecret(),
   AUDIT_SIGNING_KEY: ed25519Pem(),
 });

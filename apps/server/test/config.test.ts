@@ -74,7 +74,26 @@ describe('configuration', () => {
   });
 
   it('never turns on sample content in production', () => {
-    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org' }).sampleData).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org', MAIL_OUTBOX: 'true' }).sampleData).toBe(false);
+  });
+
+  it('refuses a production start without SMTP_URL unless the outbox is chosen on purpose', () => {
+    const production = { DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org' };
+    expect(() => loadConfig(production)).toThrow(/SMTP_URL: must be set when NODE_ENV=production \(or MAIL_OUTBOX=true/);
+    expect(loadConfig({ ...production, MAIL_OUTBOX: 'true' }).mailOutbox).toBe(true);
+    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.org:587' }).mailOutbox).toBe(false);
+    expect(() => loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.org:587', MAIL_OUTBOX: 'true' })).toThrow(/MAIL_OUTBOX: set it or SMTP_URL, not both/);
+    // Outside production the outbox stays the default.
+    expect(loadConfig({ DATA_DIR: tmp() }).mailOutbox).toBe(true);
+  });
+
+  it('listens on 127.0.0.1 outside production and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    const production = { DATA_DIR: tmp(), NODE_ENV: 'production', PUBLIC_URL: 'https://example.org', MAIL_OUTBOX: 'true' };
+    expect(loadConfig(production).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...production, HOST: '127.0.0.1' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
   });
 
   it('refuses to start on an earlier PGlite data folder and names the command that moves it', () => {

@@ -197,6 +197,12 @@ describe('Dockerfile', () => {
     for (const entry of ['main', 'worker', 'cli']) expect(build).toContain(`'${entry}'`);
   });
 
+  it('listens on every interface of the container itself: the site defaults to 127.0.0.1 outside production', () => {
+    const env = finalStage.filter((l) => /^ENV /i.test(l)).join(' ');
+    expect(env).toMatch(/\bHOST=0\.0\.0\.0\b/);
+    expect(env).toMatch(/\bNODE_ENV=production\b/);
+  });
+
   it('installs only production dependencies into the runtime image', () => {
     const deps = lines.slice(lines.findIndex((l) => / AS production-deps$/i.test(l)), lines.findLastIndex((l) => /^FROM /i.test(l)));
     expect(deps.find((l) => /npm ci/.test(l))).toContain('--omit=dev');

@@ -50,6 +50,7 @@ it('/ready says which part answers: database and storage ok, Redis not configure
       // PGlite (the default here) has no LISTEN connection; a PostgreSQL server does.
       cacheListener: process.env.TEST_PG_URL ? 'ok' : 'not configured',
       cacheSubscriber: 'not configured',
+      mail: 'ok',
     },
   });
   expect((await call(t.app, { method: 'GET', url: '/health' })).status).toBe(200);

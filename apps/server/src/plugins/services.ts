@@ -9,6 +9,7 @@ import { previousSigner, siteSigner, type AuditSigner } from '../services/audit-
 import { JobQueue } from '../services/jobs';
 import { TimestampTrust } from '../services/timestamping';
 import { MailService } from '../services/mail';
+import { MailQueue } from '../services/mail-queue';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +21,10 @@ declare module 'fastify' {
     auditSigner: AuditSigner;
     /** The time-stamping authorities trusted (TSA_CA_FILE); every RFC 3161 token received is checked against them. */
     tsaTrust: TimestampTrust;
+    /** One try of a mail (campaign letters, whose send job retries); accounts and confirmations use mailQueue. */
     mail: MailService;
+    /** Mail tried at once and, when the server fails, kept in the database and tried again with back-off. */
+    mailQueue: MailQueue;
     jobs: JobQueue;
     /** Shared Redis connection when REDIS_URL is set (rate limits, cache invalidation across processes). */
     redis: Redis | null;
@@ -64,6 +68,7 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
         from: config.MAIL_FROM ?? `${config.SITE_NAME} <${config.CONTACT_EMAIL}>`,
         smtpUrl: config.SMTP_URL,
         outboxDir: path.join(config.dataDir, 'outbox'),
+        showLinks: config.NODE_ENV !== 'production',
         log: (msg) => app.log.info(msg),
       }),
     );
@@ -108,6 +113,7 @@ export default fp<{ config: Config; database: Database; runJobs: boolean }>(
     if (redis) app.addHook('onClose', async () => (redis.status === 'ready' ? void (await redis.quit()) : redis.disconnect()));
     const jobs = new JobQueue(database.db, { log: app.log });
     app.decorate('jobs', jobs);
+    app.decorate('mailQueue', new MailQueue(database.db, jobs, app.mail, app.log));
     // Job handlers are registered by the area plugins; the loop starts once they are all loaded.
     if (runJobs) app.addHook('onReady', async () => jobs.start());
     app.addHook('onClose', async () => {

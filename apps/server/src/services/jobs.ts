@@ -5,6 +5,12 @@ import { jobs } from '../db/schema';
 
 type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempts: number }) => Promise<void>;
 
+/** The wait before the next try of a job that failed its `attempts`-th one. */
+type RetryDelay = (attempts: number) => number;
+
+/** Back off: 10 s, 40 s, 90 s... */
+const defaultRetryDelay: RetryDelay = (attempts) => 10_000 * attempts * attempts;
+
 interface QueueOptions {
   pollMs?: number;
   /** A job locked longer than this (its worker died) is queued again. */
@@ -18,6 +24,7 @@ interface QueueOptions {
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly retryDelays = new Map<string, RetryDelay>();
   private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -25,8 +32,9 @@ export class JobQueue {
 
   constructor(private readonly db: Db, private readonly options: QueueOptions = {}) {}
 
-  register(kind: string, handler: JobHandler): void {
+  register(kind: string, handler: JobHandler, options: { retryDelay?: RetryDelay } = {}): void {
     this.handlers.set(kind, handler);
+    if (options.retryDelay) this.retryDelays.set(kind, options.retryDelay);
   }
 
   async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}, tx?: Executor) {
@@ -81,8 +89,7 @@ export class JobQueue {
           state: final ? 'failed' : 'queued',
           lastError: reason.slice(0, 2000),
           lockedAt: null,
-          // Back off: 10 s, 40 s, 90 s...
-          runAt: new Date(Date.now() + 10_000 * attempts * attempts),
+          runAt: new Date(Date.now() + (this.retryDelays.get(String(row.kind)) ?? defaultRetryDelay)(attempts)),
           updatedAt: new Date(),
         })
         .where(eq(jobs.id, id));

@@ -1,13 +1,34 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import type { QueuedMessage } from '../db/schema';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
+export type MailMessage = QueuedMessage;
+
+/**
+ * A delivery that failed, told without the addresses nodemailer's own error carries (its message, `rejected`,
+ * `envelope`, `response`): this one may be logged and stored. `permanent`: the server refused for good (a 5xx reply),
+ * so trying again would be refused again.
+ */
+export class MailError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'MailError';
+  }
+}
+
+const ADDRESS = /<?[^\s<>@"]+@[^\s<>@"]+>?/g;
+
+/** The MailError of a transport's failure: its code and SMTP reply code, its message with every address blanked. */
+export function mailErrorOf(err: unknown): MailError {
+  if (err instanceof MailError) return err;
+  const { code, responseCode, message } = (err ?? {}) as { code?: unknown; responseCode?: unknown; message?: unknown };
+  const reply = typeof responseCode === 'number' ? responseCode : undefined;
+  const text = String(message ?? err).replace(ADDRESS, '[address]').slice(0, 300);
+  return new MailError(`${[code, reply].filter(Boolean).join(' ') || 'mail error'}: ${text}`, reply !== undefined && reply >= 500);
 }
 
 interface SentMail {
@@ -21,12 +42,15 @@ interface MailOptions {
   /** SMTP URL; without it messages go to the outbox folder. */
   smtpUrl?: string;
   outboxDir: string;
+  /** Whether the outbox line may show the mail's links (development: the console is how a local user activates). */
+  showLinks: boolean;
   log: (msg: string) => void;
 }
 
 /**
  * One mail service, two transports: SMTP when configured, otherwise an outbox folder of .eml files whose links are
- * printed on the console, so a local user can activate an account without a mail server.
+ * printed on the console outside production, so a local user can activate an account without a mail server. One
+ * try each: a failed one throws a MailError; MailQueue (mail-queue.ts) keeps the mail and tries again.
  */
 export class MailService {
   private transport: Promise<Transporter> | null = null;
@@ -56,7 +80,7 @@ export class MailService {
       return sent;
     } catch (err) {
       this.failed++;
-      throw err;
+      throw mailErrorOf(err);
     }
   }
 
@@ -70,8 +94,12 @@ export class MailService {
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
     );
     writeFileSync(file, (info as unknown as { message: Buffer }).message);
-    const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-    this.options.log(`Mail to ${message.to} "${message.subject}" written to ${file}${links.length ? `\n  ${links.join('\n  ')}` : ''}`);
+    // Never the recipient; in production neither a link (a reset link is as good as a password) nor the subject (a
+    // letter's names the sender). In development the console is how a local user follows them.
+    if (this.options.showLinks) {
+      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      this.options.log(`Mail "${message.subject}" written to ${file}${links.length ? `\n  ${links.join('\n  ')}` : ''}`);
+    } else this.options.log(`Mail written to ${file}`);
     return { messageId: info.messageId, file };
   }
 

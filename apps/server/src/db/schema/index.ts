@@ -6,3 +6,4 @@ export * from './jobs';
 export * from './campaign';
 export * from './captures';
 export * from './duplicates';
+export * from './mail';

@@ -27,6 +27,7 @@ export default fp(
       config: app.config,
       audit: app.audit,
       mail: app.mail,
+      mailQueue: app.mailQueue,
       jobs: app.jobs,
       log: app.log,
       contentChanged: (change) => app.contentChanged(change),

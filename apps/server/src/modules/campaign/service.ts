@@ -6,6 +6,7 @@ import type { ContentChange } from '../../plugins/services';
 import type { AuditService } from '../../services/audit';
 import type { JobQueue } from '../../services/jobs';
 import type { MailService } from '../../services/mail';
+import type { MailQueue } from '../../services/mail-queue';
 import type { Db } from '../../db';
 import { campaignMessages, representatives } from '../../db/schema';
 import { AppError, httpError } from '../../errors';
@@ -46,7 +47,10 @@ interface CampaignServices {
   db: Db;
   config: Pick<Config, 'jwtSecret' | 'SITE_NAME' | 'publicUrl' | 'CAMPAIGN_SCRUB_DAYS'>;
   audit: AuditService;
-  mail: MailService;
+  /** The letter itself: one try per run of its send job, which retries. */
+  mail: Pick<MailService, 'send'>;
+  /** The confirmation mail: queued for a retry when the mail server fails. */
+  mailQueue: Pick<MailQueue, 'send'>;
   jobs: JobQueue;
   log: Pick<FastifyBaseLogger, 'error'>;
   contentChanged: (change: ContentChange) => void;
@@ -132,10 +136,10 @@ export class CampaignService {
     });
 
     const mail = confirmationMail(letterPartsOf(row), `${this.services.config.publicUrl}/campaign/confirm/${token}`, { name: this.services.config.SITE_NAME }, CONFIRM_WITHIN_DAYS);
-    try {
-      await this.services.mail.send({ to: input.email, ...mail });
-    } catch (err) {
-      this.services.log.error({ err, campaignMessage: row.id }, 'campaign: confirmation e-mail failed');
+    // A mail server that is down only delays the confirmation (queued, retried); one that refuses the address for
+    // good means the sender will never get the link.
+    if ((await this.services.mailQueue.send({ to: input.email, ...mail })) === 'refused') {
+      this.services.log.error({ campaignMessage: row.id }, 'campaign: confirmation e-mail refused');
       await this.db.transaction((tx) =>
         this.transition(tx, row.id, 'awaiting_confirmation', 'failed', { failedReason: 'The confirmation e-mail could not be sent', ...PERSONAL_DATA_CLEARED, scrubbedAt: new Date() }),
       );

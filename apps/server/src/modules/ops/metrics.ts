@@ -35,7 +35,9 @@ export function createMetrics(app: FastifyInstance) {
   mirrored('public_cache_hits_total', 'Anonymous reads answered from the public response cache', () => app.publicCache.stats().hits);
   mirrored('public_cache_misses_total', 'Anonymous cacheable reads the cache had to produce', () => app.publicCache.stats().misses);
   mirrored('mail_sent_total', 'E-mails handed to SMTP or written to the outbox by this process', () => app.mail.sent);
-  mirrored('mail_failures_total', 'E-mails the transport (SMTP or outbox) refused in this process', () => app.mail.failed);
+  mirrored('mail_failures_total', 'Tries of an e-mail the transport (SMTP or outbox) refused in this process', () => app.mail.failed);
+  mirrored('mail_dropped_total', 'E-mails given up by this process (refused for good, or every retry failed)', () => app.mailQueue.dropped);
+  mailQueueGauge(app, registry);
   new Gauge({
     name: 'public_cache_bytes',
     help: 'Bytes held by the public response cache',
@@ -80,6 +82,18 @@ export function createMetrics(app: FastifyInstance) {
       duration.observe(labels, seconds);
     },
   };
+}
+
+/** Mails waiting for a retry, counted in the database: every process's, whichever process is scraped. */
+function mailQueueGauge(app: FastifyInstance, registry: Registry) {
+  return new Gauge({
+    name: 'mail_queued',
+    help: 'E-mails waiting for a retry after the mail server failed them (all processes)',
+    registers: [registry],
+    async collect() {
+      this.set(await app.mailQueue.waiting());
+    },
+  });
 }
 
 /**

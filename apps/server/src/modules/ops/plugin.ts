@@ -5,7 +5,8 @@ import { createMetrics } from './metrics';
 /** How long one dependency may take to answer /ready before it counts as down. */
 const CHECK_TIMEOUT_MS = 2000;
 
-type CheckResult = 'ok' | 'not configured' | 'unreachable';
+/** `failing`: the part answers but does not do its work (mail: mails wait for a retry). */
+type CheckResult = 'ok' | 'not configured' | 'unreachable' | 'failing';
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -86,11 +87,16 @@ export default fp(
       // another one changed, so a load balancer should send its traffic elsewhere until it holds again.
       const listeners = app.publicCache.listeners();
       const listening = (up: boolean | null): CheckResult => (up === null ? 'not configured' : up ? 'ok' : 'unreachable');
-      const checks = { database, redis: redisState, storage, cacheListener: listening(listeners.postgres), cacheSubscriber: listening(listeners.redis) };
+      // Mails waiting for a retry: the mail server failed. Reads and most writes still work, so the process keeps its
+      // traffic (200) and says it is degraded; a database that cannot count them fails above already.
+      const mailWaiting = database === 'ok' ? await app.mailQueue.waiting().catch(() => 0) : 0;
+      const mail: CheckResult = mailWaiting ? 'failing' : 'ok';
+      const checks = { database, redis: redisState, storage, cacheListener: listening(listeners.postgres), cacheSubscriber: listening(listeners.redis), mail };
       const failed = Object.entries(checks)
         .filter(([, state]) => state === 'unreachable')
         .map(([name]) => name);
       if (failed.length) return reply.status(503).send({ status: 'unavailable', failed, checks });
+      if (mailWaiting) return { status: 'degraded', degraded: ['mail'], mailWaiting, checks };
       return { status: 'ok', checks };
     });
 

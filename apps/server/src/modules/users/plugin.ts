@@ -123,7 +123,7 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
-  const { db, config, redis, mail, jwt, log } = app;
+  const { db, config, redis, mailQueue: mail, jwt, log } = app;
   const signupPerIp = { max: config.SIGNUP_LIMIT_PER_HOUR, windowMs: 60 * 60_000 };
   const accounts = new AccountService({ db, config, redis, mail, jwt, log }, { signupPerIp, ...options.limits });
   app.decorate('settleAccountWork', () => accounts.settle());

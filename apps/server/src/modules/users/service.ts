@@ -8,7 +8,8 @@ import { users, type UserRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../services/passwords';
 import type { JwtService } from '../../services/jwt';
-import type { MailMessage, MailService } from '../../services/mail';
+import type { MailMessage } from '../../services/mail';
+import type { MailQueue } from '../../services/mail-queue';
 import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailContext } from './emails';
 import { findLiveToken, issueToken, markUsed, retireTokens } from './one-time-tokens';
 import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rate-limiter';
@@ -55,7 +56,7 @@ interface AccountServices {
   db: Db;
   config: Pick<Config, 'RATE_LIMIT_PREFIX' | 'SITE_NAME' | 'publicUrl'>;
   redis: Redis | null;
-  mail: Pick<MailService, 'send'>;
+  mail: Pick<MailQueue, 'send'>;
   jwt: Pick<JwtService, 'sign'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
@@ -95,10 +96,13 @@ export class AccountService {
 
   /**
    * Sends in the background: the answer must not wait for (or reveal through its timing) whether a message was sent.
-   * A failed delivery is logged; the user can ask again.
+   * A failed delivery is queued and retried (MailQueue); one that could not even be queued is logged, never its
+   * recipient, and the user can ask again.
    */
   private deliver(message: MailMessage): void {
-    this.track(this.services.mail.send(message).catch((err) => this.services.log.error({ err, to: message.to }, 'account e-mail not sent')));
+    // The message only: a database error's detail may quote the row, the mail's link in it.
+    const notQueued = (err: unknown) => this.services.log.error({ reason: err instanceof Error ? err.message : String(err) }, 'account e-mail neither sent nor queued');
+    this.track(this.services.mail.send(message).catch(notQueued));
   }
 
   private track(work: Promise<unknown>): void {
