@@ -5,7 +5,9 @@ import { createMetrics } from './metrics';
 /** How long one dependency may take to answer /ready before it counts as down. */
 const CHECK_TIMEOUT_MS = 2000;
 
-type CheckResult = 'ok' | 'not configured' | 'unreachable';
+/** `full` and `not writable`: the folders of the data directory where files are written (media/disk-check.ts). */
+type CheckResult = 'ok' | 'not configured' | 'unreachable' | 'full' | 'not writable';
+const PASSING: readonly CheckResult[] = ['ok', 'not configured'];
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -55,8 +57,9 @@ export default fp(
         await withTimeout(probe(), CHECK_TIMEOUT_MS);
         return 'ok';
       } catch (err) {
-        app.log.warn({ err }, `ready check: ${name} unreachable`);
-        return 'unreachable';
+        const state = (err as { readyState?: CheckResult }).readyState ?? 'unreachable';
+        app.log.warn({ err }, `ready check: ${name} ${state}`);
+        return state;
       }
     }
 
@@ -71,7 +74,7 @@ export default fp(
               await redis.ping();
             })
           : Promise.resolve<CheckResult>('not configured'),
-        check('storage', () => app.media.storage.ping()),
+        check('storage', () => app.media.checkStorage()),
       ]);
       // The connections that bring other processes' cache changes: while one is down, this process may serve what
       // another one changed, so a load balancer should send its traffic elsewhere until it holds again.
@@ -79,7 +82,7 @@ export default fp(
       const listening = (up: boolean | null): CheckResult => (up === null ? 'not configured' : up ? 'ok' : 'unreachable');
       const checks = { database, redis: redisState, storage, cacheListener: listening(listeners.postgres), cacheSubscriber: listening(listeners.redis) };
       const failed = Object.entries(checks)
-        .filter(([, state]) => state === 'unreachable')
+        .filter(([, state]) => !PASSING.includes(state))
         .map(([name]) => name);
       if (failed.length) return reply.status(503).send({ status: 'unavailable', failed, checks });
       return { status: 'ok', checks };
