@@ -44,6 +44,8 @@ it('an uploaded original is 0600 in folders 0700; its public copies are 0644', a
   const dataDir = tempFolder();
   t = await createTestApp({ DATA_DIR: dataDir });
   const admin = await createUser(t.app, 'admin');
+  // /ready first: its check of the staging folder makes the folder when it is not there yet.
+  expect((await call(t.app, { method: 'GET', url: '/ready' })).status).toBe(200);
   const body = multipart(sampleFields(category, 'Modes'), [{ field: 'image', filename: 'photo.png', type: 'image/png', data: await testImage(9) }]);
   const res = await call(t.app, { method: 'POST', url: `${API_BASE}/${category.slug}`, headers: { ...admin.auth, ...body.headers }, payload: body.payload });
   expect(res.status).toBe(201);

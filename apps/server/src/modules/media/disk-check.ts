@@ -36,18 +36,19 @@ export async function makeFolder(dir: string, mode?: number): Promise<void> {
 }
 
 /**
- * Whether `dir` takes files: one byte written, flushed and removed (root writes into a folder whose mode forbids it,
+ * Whether `dir` takes files: one byte written and removed (root writes into a folder whose mode forbids it,
  * so only a real write tells a read-only or full file system, or a file where the folder should be), and at least
- * `minFreeBytes` left for unprivileged users on its file system (the database and the logs need room too).
+ * `minFreeBytes` left for unprivileged users on its file system (the database and the logs need room too). A missing
+ * folder is made, with `mode`.
  */
-export async function checkFolder(dir: string, minFreeBytes: number): Promise<void> {
+export async function checkFolder(dir: string, minFreeBytes: number, mode?: number): Promise<void> {
   const probe = path.join(dir, `.ready-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await makeFolder(dir);
+    await makeFolder(dir, mode);
     const handle = await open(probe, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
     try {
+      // Not flushed: a flush waits on the whole disk's writes, longer than /ready may take on a busy one.
       await handle.write(Buffer.from([0]));
-      await handle.sync();
     } finally {
       await handle.close();
     }

@@ -160,7 +160,7 @@ export class MediaService {
   /** Resolves when files can be stored: the store takes them, and so does the staging folder (not read-only, not full). */
   async checkStorage(): Promise<void> {
     await this.storage.ping();
-    await checkFolder(this.tmpDir, this.options.minFreeBytes ?? 0);
+    await checkFolder(this.tmpDir, this.options.minFreeBytes ?? 0, 0o700);
   }
 
   /**
