@@ -19,6 +19,7 @@ import opsPlugin from './modules/ops/plugin';
 import { requestIdFrom, requestIdOf } from './modules/ops/request-id';
 import webPlugin from './modules/web/plugin';
 import { areaPlugins } from './modules';
+import { closePrivateFolders } from './private-folders';
 
 interface BuildOptions {
   config: Config;
@@ -69,6 +70,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(servicesPlugin, { config, database: options.database, runJobs: options.runJobs ?? true });
+  app.addHook('onReady', () =>
+    closePrivateFolders(config.dataDir, {
+      embeddedServerAsOtherUser: !config.DATABASE_URL && process.getuid?.() === 0,
+      outbox: app.mail.mode === 'outbox',
+      warn: (message) => app.log.warn(message),
+    }),
+  );
   await app.register(errorsPlugin);
   // Before the areas, so its request-id and metrics hooks apply to every route registered after it.
   await app.register(opsPlugin);

@@ -88,6 +88,12 @@ const envSchema = z.object({
   // zod 4: a default is the parsed output (bytes), not an input run through the transform.
   MAX_IMAGE_MB: megabytes.default(20 * 1024 * 1024),
   MAX_VIDEO_MB: megabytes.default(1024 * 1024 * 1024),
+  /** Below this much free space where files are written (media, staging), /ready says storage is failing; 0: no floor. */
+  STORAGE_MIN_FREE_MB: z
+    .string()
+    .regex(/^\d{1,7}$/, { error: 'must be a whole number of megabytes (0 for no floor)' })
+    .transform((v) => Number(v) * 1024 * 1024)
+    .default(512 * 1024 * 1024),
   CACHE_MAX_MB: positiveInt(10_000).default(32),
   /**
    * The longest any cached answer (and any record kept serialised, any list position) is used, whatever happens: a

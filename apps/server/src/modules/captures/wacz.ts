@@ -44,7 +44,7 @@ export async function packageWacz(
     const warcName = 'capture.warc.gz';
     const warcPath = path.join(dir, warcName);
     const output = path.join(dir, 'capture.wacz');
-    await writeFile(warcPath, warc);
+    await writeFile(warcPath, warc, { mode: 0o600 });
     const wacz = new WACZ({
       input: warcPath,
       output,

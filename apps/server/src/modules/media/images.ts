@@ -54,10 +54,16 @@ function variantWidths(originalWidth: number): number[] {
 export async function makePublicImage(input: string | Buffer, storage: Storage): Promise<PublicImage> {
   const { width, height, encoded } = await encodeVariants(input);
   const variants: StoredVariant[] = [];
-  for (const { width: w, format, bytes } of encoded) {
-    const key = newPublicKey(EXT[format], `-${w}`);
-    await storage.put(key, bytes, CONTENT_TYPE[format]);
-    variants.push({ width: w, format, key });
+  try {
+    for (const { width: w, format, bytes } of encoded) {
+      const key = newPublicKey(EXT[format], `-${w}`);
+      await storage.put(key, bytes, CONTENT_TYPE[format]);
+      variants.push({ width: w, format, key });
+    }
+  } catch (err) {
+    // A store that fills up (or turns read-only) halfway keeps none of the copies nothing will name.
+    for (const { key } of variants) await storage.delete(key).catch(() => {});
+    throw err;
   }
   const widest = Math.max(...variants.map((v) => v.width));
   const main = variants.find((v) => v.format === 'jpeg' && v.width === widest)!;

@@ -31,6 +31,7 @@ export default fp(
       links,
       maxImageBytes: config.MAX_IMAGE_MB,
       maxVideoBytes: config.MAX_VIDEO_MB,
+      minFreeBytes: config.STORAGE_MIN_FREE_MB,
       tmpDir: path.join(config.dataDir, 'tmp', 'uploads'),
       jobs: app.jobs,
       ffmpeg,

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { can, type MaybeActor, type MediaDto, type MediaVerifyReport } from '@app/shared';
-import { preparedOnce, type Db, type Executor } from '../../db';
+import { preparedOnce, type Db, type Executor, type Tx } from '../../db';
 import { media, type MediaRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import type { JobQueue } from '../../services/jobs';
@@ -13,6 +12,8 @@ import { mediaDto, publicUrl, type MediaDtoOptions, type MediaView } from './dto
 import { verifyOriginals } from './fixity';
 import { UnreadableImageError, makePublicImage, readRestrictedInfo, type RestrictedInfo } from './images';
 import type { SignedLinks } from './signed-links';
+import { checkFolder, makeFolder } from './disk-check';
+import { cleanStagingFolder, stagingFileName } from './staging-folder';
 import { asStorageFailure, type Storage } from './storage';
 import { stageUpload, type IncomingFile, type Staged } from './upload-staging';
 import { VIDEO_JOB, VIDEO_JOB_ATTEMPTS, processVideo } from './video-job';
@@ -45,6 +46,8 @@ interface MediaServiceOptions {
   log?: { info: (msg: string) => void; warn: (msg: string) => void };
   /** Signs the links to copies that are not public, for the signed-in readers shown them. */
   links?: SignedLinks;
+  /** Below this much free space in the staging folder, checkStorage (and so /ready) says storage is full. */
+  minFreeBytes?: number;
 }
 
 /**
@@ -55,6 +58,8 @@ interface MediaServiceOptions {
 export class MediaService {
   private readonly limits: { maxImageBytes: number; maxVideoBytes: number };
   private readonly tmpDir: string;
+  /** The public copies made in each open transaction of `transaction`, removed if it does not commit. */
+  private readonly copiesOf = new WeakMap<Executor, string[]>();
 
   constructor(
     private readonly db: Db,
@@ -78,18 +83,20 @@ export class MediaService {
   async ingest(file: IncomingFile, options: IngestOptions, tx?: Executor): Promise<MediaRow> {
     let staged: Staged;
     try {
-      await mkdir(this.tmpDir, { recursive: true });
-      staged = await stageUpload(file, options.accept, path.join(this.tmpDir, `${randomUUID()}.upload`), this.limits);
+      await makeFolder(this.tmpDir, 0o700);
+      staged = await stageUpload(file, options.accept, path.join(this.tmpDir, stagingFileName()), this.limits);
     } catch (err) {
       // The staging folder refusing the file is the store's failure (503), not a bad form.
       throw asStorageFailure(err);
     }
+    let copies: string[] = [];
     try {
       const originalKey = `originals/${staged.sha256.slice(0, 2)}/${staged.sha256}`;
       const derived =
         staged.type.kind === 'image'
           ? await this.deriveImage(staged, file.field)
           : { width: null, height: null, variants: [], publicKey: null, restricted: null, status: 'queued' };
+      copies = derived.variants.map((v) => v.key);
       if ((await this.storage.size(originalKey)) === null) {
         await this.storage.put(originalKey, createReadStream(staged.path), staged.type.mime, staged.size);
       }
@@ -115,10 +122,45 @@ export class MediaService {
         if (this.options.jobs) await this.options.jobs.enqueue(VIDEO_JOB, { mediaId: row!.id }, { maxAttempts: VIDEO_JOB_ATTEMPTS }, tx);
         else this.options.log?.warn(`media ${row!.id}: no job queue, the video stays queued`);
       }
+      if (tx) this.copiesOf.get(tx)?.push(...copies);
       return row!;
+    } catch (err) {
+      // A refused upload leaves no public copies behind (its original, possibly shared with another upload of the
+      // same bytes under way, is left to `media:verify --prune`).
+      await this.removeCopies(copies);
+      throw err;
     } finally {
       await rm(staged.path, { force: true });
     }
+  }
+
+  /**
+   * A transaction whose uploads (`ingest` with its `tx`) keep their public copies only if it commits: a form refused
+   * after its files were stored (a later file, a field checked at the end) leaves no copy that nothing names.
+   */
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const copies: string[] = [];
+    try {
+      return await this.db.transaction((tx) => {
+        this.copiesOf.set(tx, copies);
+        return work(tx);
+      });
+    } catch (err) {
+      await this.removeCopies(copies);
+      throw err;
+    }
+  }
+
+  private async removeCopies(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      await this.storage.delete(key).catch((err: Error) => this.options.log?.warn(`media: public copy ${key} of a refused upload kept: ${err.message}`));
+    }
+  }
+
+  /** Resolves when files can be stored: the store takes them, and so does the staging folder (not read-only, not full). */
+  async checkStorage(): Promise<void> {
+    await this.storage.ping();
+    await checkFolder(this.tmpDir, this.options.minFreeBytes ?? 0, 0o700);
   }
 
   /**
@@ -151,19 +193,9 @@ export class MediaService {
     return processVideo({ db, storage, tmpDir, ffmpeg: this.options.ffmpeg ?? null, log: this.options.log }, mediaId, job);
   }
 
-  /** Removes staging files a crashed process left behind (uploads and video work folders older than `maxAgeMs`). */
-  async cleanStaging(maxAgeMs = 24 * 60 * 60_000): Promise<number> {
-    let removed = 0;
-    const entries = await readdir(this.tmpDir).catch(() => [] as string[]);
-    for (const name of entries) {
-      const full = path.join(this.tmpDir, name);
-      const info = await stat(full).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > maxAgeMs) {
-        await rm(full, { recursive: true, force: true });
-        removed++;
-      }
-    }
-    return removed;
+  /** Removes what crashed processes left in the staging folder (staging-folder.ts). */
+  cleanStaging(maxAgeMs?: number): Promise<number> {
+    return cleanStagingFolder(this.tmpDir, maxAgeMs);
   }
 
   /** Live files of the given records, in position order, grouped by record id. */

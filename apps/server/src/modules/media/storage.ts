@@ -1,13 +1,13 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
+import { checkFolder, makeFolder } from './disk-check';
 
 /**
  * Where files live. Keys are relative paths: `originals/ab/<id>` (never served publicly) and `public/<name>`
@@ -21,9 +21,9 @@ export interface Storage {
   /** Size in bytes, or null when the key does not exist. */
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
-  /** Every stored key with its size, in no set order (backups read the whole store). */
-  list(): AsyncIterable<{ key: string; size: number }>;
-  /** Resolves when the store can be reached (the folder is writable, the bucket answers); /ready asks it. */
+  /** Every stored key with its size and time of writing, in no set order (backups read the whole store). */
+  list(): AsyncIterable<{ key: string; size: number; modified: Date }>;
+  /** Resolves when the store can take files (the folder is writable and not full, the bucket answers); /ready asks it. */
   ping(): Promise<void>;
 }
 
@@ -79,9 +79,16 @@ function checkKey(key: string): string {
   return key;
 }
 
-/** Files under a folder of the data directory (the default). */
+/**
+ * Files under a folder of the data directory (the default). Originals (uploads' and captures', with their GPS data)
+ * are readable by the site's user only, in folders only it may open; the public copies stay readable.
+ */
 export class LocalStorage implements Storage {
-  constructor(private readonly root: string) {}
+  /** `minFreeBytes`: below this much free space on its file system, ping (and so /ready) says the store is full. */
+  constructor(
+    private readonly root: string,
+    private readonly minFreeBytes = 0,
+  ) {}
 
   private resolve(key: string): string {
     const full = path.resolve(this.root, checkKey(key));
@@ -93,9 +100,12 @@ export class LocalStorage implements Storage {
     const target = this.resolve(key);
     // Written beside the target and renamed, so a reader never sees half a file.
     const tmp = `${target}.${process.pid}.${Date.now()}.part`;
+    const restricted = key.startsWith('originals/');
     try {
-      await mkdir(path.dirname(target), { recursive: true });
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp));
+      // The root first, so that only the folders under originals/ are made closed.
+      await makeFolder(this.root);
+      await makeFolder(path.dirname(target), restricted ? 0o700 : 0o755);
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(tmp, { mode: restricted ? 0o600 : 0o644 }));
       await rename(tmp, target);
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => {});
@@ -123,12 +133,11 @@ export class LocalStorage implements Storage {
     await rm(this.resolve(key), { force: true });
   }
 
-  async ping(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
-    await access(this.root, fsConstants.W_OK);
+  ping(): Promise<void> {
+    return checkFolder(this.root, this.minFreeBytes);
   }
 
-  async *list(): AsyncIterable<{ key: string; size: number }> {
+  async *list(): AsyncIterable<{ key: string; size: number; modified: Date }> {
     for (const space of KEY_SPACES) {
       let names: string[];
       try {
@@ -142,7 +151,7 @@ export class LocalStorage implements Storage {
         // A write still in progress (see put): not a stored file yet.
         if (/\.\d+\.\d+\.part$/.test(key)) continue;
         const s = await stat(path.join(this.root, key));
-        if (s.isFile()) yield { key, size: s.size };
+        if (s.isFile()) yield { key, size: s.size, modified: s.mtime };
       }
     }
   }
@@ -253,14 +262,16 @@ export class S3Storage implements Storage {
     await this.reach((c) => c.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
   }
 
-  async *list(): AsyncIterable<{ key: string; size: number }> {
+  async *list(): AsyncIterable<{ key: string; size: number; modified: Date }> {
     for (const space of KEY_SPACES) {
       let token: string | undefined;
       do {
         const out: S3Sdk.ListObjectsV2CommandOutput = await this.reach((c) =>
           c.send(new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.prefix}${space}/`, ContinuationToken: token })),
         );
-        for (const object of out.Contents ?? []) yield { key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0 };
+        for (const object of out.Contents ?? []) {
+          yield { key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0, modified: object.LastModified ?? new Date() };
+        }
         token = out.IsTruncated ? out.NextContinuationToken : undefined;
       } while (token);
     }
@@ -283,5 +294,5 @@ export function createStorage(config: Config): Storage {
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
     });
   }
-  return new LocalStorage(path.join(config.dataDir, 'media'));
+  return new LocalStorage(path.join(config.dataDir, 'media'), config.STORAGE_MIN_FREE_MB);
 }

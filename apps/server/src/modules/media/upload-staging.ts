@@ -51,6 +51,7 @@ class UploadStaging {
   /** The identification of the first bytes, while it runs: the stream may end meanwhile. */
   private identifying: Promise<void> | null = null;
   private failed = false;
+  private error: unknown;
   private settle!: { resolve: () => void; reject: (err: unknown) => void };
 
   constructor(
@@ -60,7 +61,10 @@ class UploadStaging {
     private readonly limits: UploadLimits,
   ) {
     this.stream = file.stream;
-    this.out = createWriteStream(tmpPath);
+    // The site's user only: an original carries its GPS position. A failure to open or write (a read-only or full
+    // disk) ends this upload, never the process: an 'error' event without a listener would.
+    this.out = createWriteStream(tmpPath, { mode: 0o600 });
+    this.out.on('error', (err) => this.fail(err));
   }
 
   async run(): Promise<Staged> {
@@ -73,7 +77,9 @@ class UploadStaging {
         );
         this.stream.once('end', () => void (this.identifying ? this.identifying.then(() => this.onEnd()) : this.onEnd()));
       });
+      // A write may fail after the last chunk was read (the disk filling up as it is flushed).
       await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      if (this.failed) throw this.error;
     } catch (err) {
       await this.discard();
       throw err;
@@ -131,6 +137,7 @@ class UploadStaging {
   private fail(err: unknown): void {
     if (this.failed) return;
     this.failed = true;
+    this.error = err;
     this.stream.off('data', this.onData);
     // Discard the rest of the upload instead of destroying it, so the request's other parts can still be read.
     this.stream.resume();

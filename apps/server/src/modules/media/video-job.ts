@@ -59,11 +59,11 @@ async function serveAsUploaded(ctx: VideoJobContext, row: MediaRow): Promise<voi
 async function transcode(ctx: VideoJobContext, tools: { ffmpeg: string; ffprobe: string | null }, row: MediaRow): Promise<void> {
   // The process running the job may not be the one that took the upload (a worker, another server): its staging
   // folder may not exist yet.
-  await mkdir(ctx.tmpDir, { recursive: true });
+  await mkdir(ctx.tmpDir, { recursive: true, mode: 0o700 });
   const work = await mkdtemp(path.join(ctx.tmpDir, 'video-'));
   try {
     const input = path.join(work, `original.${ACCEPTED_TYPES[row.mime]?.ext ?? 'bin'}`);
-    await pipeline(await ctx.storage.get(row.storageKey), createWriteStream(input));
+    await pipeline(await ctx.storage.get(row.storageKey), createWriteStream(input, { mode: 0o600 }));
     const probe = tools.ffprobe ? await probeVideo(tools.ffprobe, input) : null;
     const output = path.join(work, 'web.mp4');
     await transcodeToMp4(tools.ffmpeg, input, output);
@@ -73,7 +73,13 @@ async function transcode(ctx: VideoJobContext, tools: { ffmpeg: string; ffprobe:
 
     const mp4Key = newPublicKey('mp4');
     const mp4Size = (await stat(output)).size;
-    await ctx.storage.put(mp4Key, createReadStream(output), 'video/mp4', mp4Size);
+    try {
+      await ctx.storage.put(mp4Key, createReadStream(output), 'video/mp4', mp4Size);
+    } catch (err) {
+      // The job is tried again and makes a poster anew: this one would be named by nothing.
+      for (const { key } of poster.variants) await ctx.storage.delete(key).catch(() => {});
+      throw err;
+    }
     const webProbe = tools.ffprobe ? await probeVideo(tools.ffprobe, output) : null;
     await ctx.db
       .update(media)

@@ -5,8 +5,13 @@ import { createMetrics } from './metrics';
 /** How long one dependency may take to answer /ready before it counts as down. */
 const CHECK_TIMEOUT_MS = 2000;
 
-/** `failing`: the part answers but does not do its work (mail: mails wait for a retry). */
-type CheckResult = 'ok' | 'not configured' | 'unreachable' | 'failing';
+/**
+ * `failing`: the part answers but does not do its work (mail: mails wait for a retry); `full` and `not writable`: the
+ * folders of the data directory where files are written (media/disk-check.ts).
+ */
+type CheckResult = 'ok' | 'not configured' | 'unreachable' | 'failing' | 'full' | 'not writable';
+/** Mail `failing` is not here: it degrades the answer (200) instead of failing it. */
+const PASSING: readonly CheckResult[] = ['ok', 'not configured', 'failing'];
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -60,13 +65,13 @@ export default fp(
       try {
         await withTimeout(probe(), CHECK_TIMEOUT_MS);
       } catch (err) {
-        state = 'unreachable';
+        state = (err as { readyState?: CheckResult }).readyState ?? 'unreachable';
         failure = err;
       }
       const before = lastState.get(name);
       lastState.set(name, state);
-      if (state === 'unreachable' && before !== 'unreachable') app.log.warn({ err: failure }, `ready check: ${name} unreachable`);
-      if (state === 'ok' && before === 'unreachable') app.log.warn(`ready check: ${name} answers again`);
+      if (state !== 'ok' && before !== state) app.log.warn({ err: failure }, `ready check: ${name} ${state}`);
+      if (state === 'ok' && before !== undefined && before !== 'ok') app.log.warn(`ready check: ${name} answers again`);
       return state;
     }
 
@@ -81,7 +86,7 @@ export default fp(
               await redis.ping();
             })
           : Promise.resolve<CheckResult>('not configured'),
-        check('storage', () => app.media.storage.ping()),
+        check('storage', () => app.media.checkStorage()),
       ]);
       // The connections that bring other processes' cache changes: while one is down, this process may serve what
       // another one changed, so a load balancer should send its traffic elsewhere until it holds again.
@@ -93,7 +98,7 @@ export default fp(
       const mail: CheckResult = mailWaiting ? 'failing' : 'ok';
       const checks = { database, redis: redisState, storage, cacheListener: listening(listeners.postgres), cacheSubscriber: listening(listeners.redis), mail };
       const failed = Object.entries(checks)
-        .filter(([, state]) => state === 'unreachable')
+        .filter(([, state]) => !PASSING.includes(state))
         .map(([name]) => name);
       if (failed.length) return reply.status(503).send({ status: 'unavailable', failed, checks });
       if (mailWaiting) return { status: 'degraded', degraded: ['mail'], mailWaiting, checks };

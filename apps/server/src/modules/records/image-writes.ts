@@ -63,7 +63,7 @@ export class ImageWrites {
     const found = await findLiveMedia(this.db, mediaId);
     if (!found || found.record.deletedAt) throw httpError.notFound();
     assertMayModify(actor, found.record);
-    return this.db.transaction(async (tx) => {
+    return this.services.media.transaction(async (tx) => {
       let currentId = mediaId;
       for (let part = await body.nextFile(); part; part = await body.nextFile()) {
         if (part.field !== 'image' || currentId !== mediaId) {

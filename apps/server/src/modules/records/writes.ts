@@ -77,7 +77,7 @@ export class RecordWrites {
 
   /** POST /{category}: 201 with the new record. */
   async create(body: BodyReader, category: CategoryDef, actor: Actor): Promise<string> {
-    return this.db.transaction(async (tx) => {
+    return this.services.media.transaction(async (tx) => {
       let pending = await body.nextFile();
       // Check what was sent before the first file, so a bad value is refused before any file is stored.
       const early = recordInputSchema(category, { partial: true }).parse(body.fields) as RecordInput;
@@ -122,7 +122,7 @@ export class RecordWrites {
   /** PUT /{category}/{id}/edit: fields not sent are kept; a new `image` replaces the cover, new `files` append. */
   async edit(body: BodyReader, category: CategoryDef, id: string, actor: Actor): Promise<void> {
     await this.requireModifiable(category, id, actor);
-    await this.db.transaction(async (tx) => {
+    await this.services.media.transaction(async (tx) => {
       const before = await lockRecord(tx, id);
       if (!before || before.deletedAt || before.category !== category.slug) throw httpError.notFound();
       const filesBefore = await liveMediaOf(tx, id);
