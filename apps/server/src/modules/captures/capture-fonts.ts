@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import decompress from 'wawoff2/decompress.js';
+import { escapeHtml } from '@app/shared';
 
 /**
  * Fonts the capture browser is given, whatever the host has: pages cited here are often in Amharic, and a host without
@@ -23,8 +24,6 @@ export interface CaptureFonts {
   close(): void;
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** The fonts' folder and configuration, or null (with a warning: captures go on with the host's fonts) when they cannot be made. */
 export async function captureFonts(log?: { warn: (msg: string) => void }): Promise<CaptureFonts | null> {
   const resolve = createRequire(import.meta.url).resolve;
@@ -42,7 +41,7 @@ export async function captureFonts(log?: { warn: (msg: string) => void }): Promi
     writeFileSync(
       config,
       `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n<fontconfig>\n` +
-        `  <cachedir>${escapeXml(path.join(dir, 'cache'))}</cachedir>\n  <include ignore_missing="yes">${escapeXml(hostConfig)}</include>\n  <dir>${escapeXml(dir)}</dir>\n</fontconfig>\n`,
+        `  <cachedir>${escapeHtml(path.join(dir, 'cache'))}</cachedir>\n  <include ignore_missing="yes">${escapeHtml(hostConfig)}</include>\n  <dir>${escapeHtml(dir)}</dir>\n</fontconfig>\n`,
     );
     const made = dir;
     return { env: { FONTCONFIG_FILE: config }, families: ['Noto Sans Ethiopic'], close: () => rmSync(made, { recursive: true, force: true }) };
