@@ -172,6 +172,27 @@ describe.skipIf(!haveBrowser)(`the web archive of a capture${haveBrowser ? '' : 
     const digest = JSON.parse((await readZip(await buffer(await t.app.media.storage.get(again!.waczKey!)))).get('datapackage-digest.json')!.toString());
     expect(digest.signedData.signature).toEqual(expect.any(String));
     expect(digest.signedData.timestampToken).toBeUndefined();
+    // Made again without the mark that a token was asked for: it verifies as a capture without a time-stamp.
+    const againFiles = await readZip(await buffer(await t.app.media.storage.get(again!.waczKey!)));
+    expect(JSON.parse(againFiles.get('datapackage.json')!.toString()).extras).toEqual({ captureId: again!.id, requestedUrl: row.url });
+    const keyFile = write('capture-key-untrusted.pem', (await t.app.inject({ method: 'GET', url: '/.well-known/capture-key' })).body);
+    const verified = await run([write('untrusted-tsa.wacz', await buffer(await t.app.media.storage.get(again!.waczKey!))), '--key', keyFile]);
+    expect(verified.code, verified.out).toBe(0);
+    expect(verified.out).toMatch(/OK {3}no RFC 3161 time-stamp \(the site had no TSA_URL, or the authority failed\)/);
+  });
+
+  it('verify-capture fails on a capture whose time-stamp token was taken out: the signed datapackage.json says it was stamped', async () => {
+    expect(JSON.parse(files.get('datapackage.json')!.toString()).extras).toMatchObject({ timestampRequested: true });
+    const digest = JSON.parse(files.get('datapackage-digest.json')!.toString());
+    const { timestampToken, ...withoutToken } = digest.signedData;
+    expect(timestampToken).toEqual(expect.any(String));
+    const stripped = await rezip(files, { 'datapackage-digest.json': Buffer.from(JSON.stringify({ ...digest, signedData: withoutToken })) });
+    const keyFile = write('capture-key-stripped.pem', (await t.app.inject({ method: 'GET', url: '/.well-known/capture-key' })).body);
+    const result = await run([write('stripped-timestamp.wacz', stripped), '--key', keyFile, '--tsa-ca', caFile]);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toMatch(/FAIL no RFC 3161 time-stamp, but the signed datapackage\.json says the capture was time-stamped/);
+    // The signature itself still holds: only the missing token fails.
+    expect(result.out).toMatch(/OK {3}the signature of that hash verifies/);
   });
 
   it('verify-capture: every check holds for the file as downloaded, with the key as a file, a URL, or the site\'s own', async () => {

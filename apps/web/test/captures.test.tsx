@@ -21,6 +21,7 @@ const capture = (over: Partial<LinkCaptureDto>): LinkCaptureDto => ({
   capturedAt: '2024-03-05T10:00:05.000Z',
   finalUrl: 'https://example.test/page',
   httpStatus: 200,
+  firstLoad: null,
   pageTitle: 'Test page',
   screenshot: { sha256: 'a'.repeat(64), size: 10, url: '/api/v1.0.0/captures/c1/screenshot.png' },
   snapshot: { sha256: 'b'.repeat(64), size: 20, url: null },
@@ -64,6 +65,17 @@ describe('captures of cited links', () => {
     expect(screen.queryByRole('link', { name: /Download the archive/ })).toBeNull();
     expect(screen.queryByRole('link', { name: /Download the web archive/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Capture the links again' })).toBeNull();
+  });
+
+  it('says when the page replaced itself after loading, with the first address and status, instead of a redirect', async () => {
+    const replaced = capture({ finalUrl: 'https://example.test/other', firstLoad: { url: 'https://example.test/page', status: 200 } });
+    answer({ publicDownload: false, canRequest: false, canConfigure: false, captures: [replaced] });
+    show(record({ linkURL: 'https://example.test/page' }), 'linkURL');
+    await screen.findByRole('link', { name: 'Archived Mar 5, 2024' });
+    expect(document.querySelector('.capture-status')).toHaveTextContent(
+      'HTTP 200 · Loaded https://example.test/page (HTTP 200), then the page replaced itself with https://example.test/other',
+    );
+    expect(screen.queryByText(/Redirected to/)).toBeNull();
   });
 
   it('offers the download, a new capture and the setting to whom the server allows them; shows failures with the reason', async () => {

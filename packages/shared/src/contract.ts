@@ -170,8 +170,11 @@ export interface LinkCaptureDto {
   attempts: number;
   requestedAt: string;
   capturedAt: string | null;
+  /** The address and status of the document the capture shows (after redirects, and after the page replaced itself). */
   finalUrl: string | null;
   httpStatus: number | null;
+  /** The document the page first loaded, when the page replaced it by another before the capture; null otherwise. */
+  firstLoad: { url: string; status: number } | null;
   pageTitle: string | null;
   screenshot: CaptureFileDto | null;
   snapshot: CaptureFileDto | null;

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { records } from './records';
 
 /**
@@ -24,6 +24,11 @@ export const linkCaptures = pgTable(
     capturedAt: timestamp('captured_at', { withTimezone: true, mode: 'date' }),
     finalUrl: text('final_url'),
     httpStatus: integer('http_status'),
+    /**
+     * The document the page first loaded, when it replaced that by another (a script's `location.replace`, a meta
+     * refresh) before the capture: finalUrl and httpStatus are those of the document captured. Null otherwise.
+     */
+    firstLoad: jsonb('first_load').$type<{ url: string; status: number }>(),
     pageTitle: text('page_title'),
     snapshotKey: text('snapshot_key'),
     snapshotSha256: text('snapshot_sha256'),

@@ -1,11 +1,14 @@
 import { accessSync, constants } from 'node:fs';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CAPTURE_CHROMIUM_FLAGS } from '@app/shared';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
-import { GuardedProxy, REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
+import { captureFonts, type CaptureFonts } from './capture-fonts';
+import { GuardedProxy } from './guarded-proxy';
 import { BrowserNamespace, namespaceSupport } from './network-namespace';
 import { captureSettings } from './capture-settings';
+import { loadPage, MainDocuments, type CaptureLimits, type DocumentLoad } from './page-documents';
 import { ExchangeRecorder, headerHops, headersFile } from './page-traffic';
+import { SentHeaders } from './sent-headers';
 import type { HttpExchange } from './warc';
 import { removeWebRtc } from './webrtc';
 
@@ -20,8 +23,11 @@ export function browserAvailable(browserPath: string): boolean {
 
 export interface PageCapture {
   capturedAt: Date;
+  /** The address and status of the document the screenshot and snapshot show. */
   finalUrl: string;
   httpStatus: number;
+  /** The document first loaded, when the page replaced it by another before it was captured; else null. */
+  firstLoad: DocumentLoad | null;
   title: string;
   /** The page as one MHTML file (Chromium's Page.captureSnapshot): HTML, styles and images. */
   snapshot: Buffer;
@@ -60,6 +66,7 @@ interface LaunchedBrowser {
   userAgent: string;
   version: string;
   namespace: BrowserNamespace | null;
+  fonts: CaptureFonts | null;
 }
 
 /** Failures that another attempt would not change: refused addresses, a page over the size limit. */
@@ -91,35 +98,45 @@ export class PageCapturer {
 
   private async launch(): Promise<LaunchedBrowser> {
     if (!this.browser) {
-      const { chromium } = await import('playwright-core');
       const namespace = this.namespace();
       this.isolated = namespace !== null;
-      this.browser = chromium
-        .launch({
-          executablePath: namespace?.executablePath ?? this.options.browserPath,
-          env: namespace ? { ...process.env, ...namespace.env() } : undefined,
-          headless: true,
-          args: [...CAPTURE_CHROMIUM_FLAGS],
-          timeout: 30_000,
-        })
-        .then(async (browser) => {
-          browser.on('disconnected', () => {
-            this.browser = null;
-            namespace?.close();
-          });
-          await namespace?.connect();
-          const session = await browser.newBrowserCDPSession();
-          const { userAgent, product } = await session.send('Browser.getVersion');
-          await session.detach();
-          // Many sites turn away a browser that calls itself headless; the capture is of what a reader is shown.
-          return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome'), version: product, namespace };
-        });
+      this.browser = this.start(namespace);
       this.browser.catch(() => {
         this.browser = null;
-        namespace?.close();
       });
     }
     return this.browser;
+  }
+
+  private async start(namespace: BrowserNamespace | null): Promise<LaunchedBrowser> {
+    const { chromium } = await import('playwright-core');
+    const fonts = await captureFonts(this.options.log);
+    const released = () => {
+      namespace?.close();
+      fonts?.close();
+    };
+    try {
+      const browser = await chromium.launch({
+        executablePath: namespace?.executablePath ?? this.options.browserPath,
+        env: { ...process.env, ...namespace?.env(), ...fonts?.env },
+        headless: true,
+        args: [...CAPTURE_CHROMIUM_FLAGS],
+        timeout: 30_000,
+      });
+      browser.on('disconnected', () => {
+        this.browser = null;
+        released();
+      });
+      await namespace?.connect();
+      const session = await browser.newBrowserCDPSession();
+      const { userAgent, product } = await session.send('Browser.getVersion');
+      await session.detach();
+      // Many sites turn away a browser that calls itself headless; the capture is of what a reader is shown.
+      return { browser, userAgent: userAgent.replace('HeadlessChrome', 'Chrome'), version: product, namespace, fonts };
+    } catch (err) {
+      released();
+      throw err;
+    }
   }
 
   /** The proxy's address as the browser reaches it: on loopback, or through its namespace's forwarder. */
@@ -139,7 +156,6 @@ export class PageCapturer {
     const proxy = new GuardedProxy(this.options.policy, this.options.maxBytes);
     let releaseProxy = async () => {};
     const started = Date.now();
-    const remaining = () => Math.max(1000, this.options.timeoutMs - (Date.now() - started));
     const routeRefused: { url: string; reason: string }[] = [];
     let context: Awaited<ReturnType<Browser['newContext']>> | null = null;
     let timedOut = false;
@@ -148,45 +164,17 @@ export class PageCapturer {
       void context?.close().catch(() => {});
     }, this.options.timeoutMs);
     try {
-      const { browser, userAgent, version, namespace } = await this.launch();
-      const { server, release } = await this.proxyFor(proxy, namespace);
+      const launched = await this.launch();
+      const { server, release } = await this.proxyFor(proxy, launched.namespace);
       releaseProxy = release;
-      const opened = await this.newContext(browser, server, userAgent, routeRefused);
+      const opened = await this.newContext(launched.browser, server, launched.userAgent, routeRefused);
       context = opened.context;
-      const recorder = opened.recorder;
-      const page = await context.newPage();
-      const response = await this.load(page, url, proxy, routeRefused, () => timedOut, remaining);
-      // Images and late requests settle; a page that never goes quiet is captured as it is after a few seconds.
-      await page.waitForLoadState('networkidle', { timeout: Math.min(3000, remaining()) }).catch(() => {});
-      if (proxy.overLimit) throw new CaptureRefused(proxy.refused.find((r) => !r.url)!.reason);
-      const screenshot = await page.screenshot({ fullPage: true, type: 'png', timeout: remaining() });
-      const cdp = await context.newCDPSession(page);
-      const { data } = await cdp.send('Page.captureSnapshot', { format: 'mhtml' });
-      const snapshot = Buffer.from(data, 'utf8');
-      for (const [name, bytes] of [['snapshot', snapshot], ['screenshot', screenshot]] as const) {
-        if (bytes.length > this.options.maxBytes) {
-          throw new CaptureRefused(`the ${name} is larger than the limit of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB`);
-        }
-      }
-      if (timedOut) throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`);
-      const hops = await headerHops(response.request());
-      const exchanges = await recorder.all();
-      const certificates = await proxy.certificates();
-      const capturedAt = new Date();
-      const headers = headersFile({ requestedUrl: url, finalUrl: response.url(), status: response.status(), capturedAt: capturedAt.toISOString(), hops, refused: [...routeRefused, ...proxy.refused] });
-      const settings = captureSettings(this.options, { version, userAgent, isolated: namespace !== null, url, finalUrl: response.url() });
-      return {
-        capturedAt,
-        finalUrl: response.url(),
-        httpStatus: response.status(),
-        title: await page.title(),
-        snapshot,
-        screenshot,
-        headers,
-        exchanges,
-        certificates,
-        settings,
+      const limits: CaptureLimits = {
+        remaining: () => Math.max(1000, this.options.timeoutMs - (Date.now() - started)),
+        timedOut: () => timedOut,
+        timeoutMs: this.options.timeoutMs,
       };
+      return await this.record(url, launched, opened, proxy, routeRefused, limits);
     } catch (err) {
       if (timedOut && !(err instanceof CaptureRefused)) {
         throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`, { cause: err });
@@ -202,6 +190,58 @@ export class PageCapturer {
     }
   }
 
+  /** The page loaded and settled, then its screenshot, snapshot and traffic, of the document it shows then. */
+  private async record(
+    url: string,
+    launched: LaunchedBrowser,
+    opened: Awaited<ReturnType<PageCapturer['newContext']>>,
+    proxy: GuardedProxy,
+    routeRefused: { url: string; reason: string }[],
+    limits: CaptureLimits,
+  ): Promise<PageCapture> {
+    const { context, recorder, sentHeaders } = opened;
+    const page = await context.newPage();
+    await sentHeaders.watch(context, page);
+    const documents = new MainDocuments(page);
+    await loadPage(page, url, proxy, routeRefused, limits);
+    // Images and late requests settle; a page that never goes quiet is captured as it is after a few seconds.
+    await page.waitForLoadState('networkidle', { timeout: Math.min(3000, limits.remaining()) }).catch(() => {});
+    await page.waitForLoadState('load', { timeout: limits.remaining() }).catch(() => {});
+    if (proxy.overLimit) throw new CaptureRefused(proxy.refused.find((r) => !r.url)!.reason);
+    // What the screenshot and snapshot show is the document loaded last, which need not be the first.
+    const shown = documents.current(routeRefused);
+    const { screenshot, snapshot } = await documents.pictures(context, this.options.maxBytes, limits);
+    if (limits.timedOut()) throw new Error(`the page was not captured within ${Math.round(this.options.timeoutMs / 1000)} s`);
+    const loads = documents.loads();
+    const firstLoad = loads.length > 1 ? loads[0]! : null;
+    const finalUrl = shown.url();
+    const capturedAt = new Date();
+    const headers = headersFile({
+      requestedUrl: url,
+      finalUrl,
+      status: shown.status(),
+      capturedAt: capturedAt.toISOString(),
+      hops: await headerHops(shown.request()),
+      documents: loads,
+      addressShown: page.url(),
+      refused: [...routeRefused, ...proxy.refused],
+    });
+    const { version, userAgent, namespace, fonts } = launched;
+    return {
+      capturedAt,
+      finalUrl,
+      httpStatus: shown.status(),
+      firstLoad,
+      title: await page.title(),
+      snapshot,
+      screenshot,
+      headers,
+      exchanges: await recorder.all(),
+      certificates: await proxy.certificates(),
+      settings: captureSettings(this.options, { version, userAgent, isolated: namespace !== null, url, finalUrl, firstLoad, fonts: fonts?.families ?? [] }),
+    };
+  }
+
   /** A fresh context for one page, through the proxy at `server`, every request checked first (refusals kept). */
   private async newContext(browser: Browser, server: string, userAgent: string, routeRefused: { url: string; reason: string }[]) {
     const context = await browser.newContext({
@@ -212,8 +252,10 @@ export class PageCapturer {
       userAgent,
       ...(this.options.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
     });
-    const recorder = new ExchangeRecorder();
+    const sentHeaders = new SentHeaders();
+    const recorder = new ExchangeRecorder(sentHeaders);
     context.on('requestfinished', (request) => recorder.finished(request));
+    context.on('page', (opened) => void sentHeaders.watch(context, opened).catch(() => {}));
     if (this.options.webrtc !== 'keep') await context.addInitScript(removeWebRtc);
     // The first check, with its reason kept: the proxy behind it applies the same rule to what routing does not
     // see (redirect hops) and pins the address it checked.
@@ -227,33 +269,7 @@ export class PageCapturer {
       }
       return route.continue().catch(() => {});
     });
-    return { context, recorder };
-  }
-
-  /** The page loaded, or why not: a refused address or hop, an unreachable server, or the time limit. */
-  private async load(
-    page: Page,
-    url: string,
-    proxy: GuardedProxy,
-    routeRefused: { url: string; reason: string }[],
-    timedOut: () => boolean,
-    remaining: () => number,
-  ): Promise<Response> {
-    let response: Response | null;
-    try {
-      response = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
-    } catch (err) {
-      const refusal = routeRefused[0] ?? proxy.refused[0];
-      if (refusal) throw new CaptureRefused(`${refusal.reason}${refusal.url && refusal.url !== url ? ` (${refusal.url})` : ''}`);
-      if (timedOut()) throw new Error(`the page did not load within ${Math.round(this.options.timeoutMs / 1000)} s`);
-      throw new Error(`the page could not be loaded: ${firstLine(err)}`);
-    }
-    if (!response) throw new Error('the browser received no response for the page');
-    const refusedHop = response.headers()[REFUSED_HEADER];
-    if (refusedHop !== undefined) throw new CaptureRefused(`${decodeURIComponent(refusedHop)} (${response.url()})`);
-    const unreachable = response.headers()[UPSTREAM_ERROR_HEADER];
-    if (unreachable !== undefined) throw new Error(`the page could not be loaded: ${decodeURIComponent(unreachable)}`);
-    return response;
+    return { context, recorder, sentHeaders };
   }
 
   private scheduleIdleClose() {
@@ -271,9 +287,6 @@ export class PageCapturer {
     const launched = await pending?.catch(() => null);
     await launched?.browser.close().catch(() => {});
     launched?.namespace?.close();
+    launched?.fonts?.close();
   }
-}
-
-function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 500);
 }

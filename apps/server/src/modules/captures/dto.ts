@@ -42,6 +42,7 @@ export class CaptureViews {
       capturedAt: row.capturedAt?.toISOString() ?? null,
       finalUrl: row.finalUrl,
       httpStatus: row.httpStatus,
+      firstLoad: row.firstLoad ?? null,
       pageTitle: row.pageTitle,
       screenshot: this.file(row, 'screenshot.png', true, openToAll, reader.actor),
       snapshot: this.file(row, 'snapshot.mhtml', reader.mayDownload, downloadPlain, reader.actor),

@@ -1,5 +1,6 @@
 import type { Request } from 'playwright-core';
 import { REFUSED_HEADER, UPSTREAM_ERROR_HEADER } from './guarded-proxy';
+import type { SentHeaders } from './sent-headers';
 import type { HttpExchange } from './warc';
 
 /** What a capture records of the page's traffic: its HTTP exchanges (the web archive's records) and its redirect hops. */
@@ -11,12 +12,14 @@ export interface HeaderHop {
 }
 
 /**
- * Gathers the page's HTTP exchanges as the browser finishes them (a redirect hop finishes too): request and response
- * headers, and the body the browser received. The capture proxy's own refusals and errors are not the site's answers
+ * Gathers the page's HTTP exchanges as the browser finishes them (a redirect hop finishes too): the request headers
+ * as sent (sent-headers.ts), the response headers, and the body the browser received. The capture proxy's own refusals and errors are not the site's answers
  * and are left out (headers.json names them).
  */
 export class ExchangeRecorder {
   private readonly pending: Promise<HttpExchange | null>[] = [];
+
+  constructor(private readonly sentHeaders: SentHeaders) {}
 
   finished(request: Request): void {
     this.pending.push(this.record(request).catch(() => null));
@@ -34,7 +37,7 @@ export class ExchangeRecorder {
     return {
       url: request.url(),
       method: request.method(),
-      requestHeaders: (await request.headersArray()).map((h) => [h.name, h.value]),
+      requestHeaders: await this.sentHeaders.of(request),
       requestBody: request.postDataBuffer(),
       status,
       statusText: response.statusText(),
@@ -65,13 +68,19 @@ export async function headerHops(last: Request): Promise<HeaderHop[]> {
   return hops;
 }
 
-/** headers.json of a capture: the response headers of every hop from the cited URL to the final page, and what was refused. */
+/**
+ * headers.json of a capture: the response headers of every hop from the cited URL to the page shown, every document
+ * the page loaded (more than one: it replaced itself after it loaded), the address it showed when captured (a script
+ * can change it without loading anything), and what was refused.
+ */
 export function headersFile(content: {
   requestedUrl: string;
   finalUrl: string;
   status: number;
   capturedAt: string;
   hops: HeaderHop[];
+  documents: { url: string; status: number }[];
+  addressShown: string;
   refused: { url: string; reason: string }[];
 }): Buffer {
   return Buffer.from(`${JSON.stringify(content, null, 1)}\n`);

@@ -146,7 +146,7 @@ export class CaptureService {
     const warc = await writeWarc(
       page.exchanges,
       { software, filename: 'capture.warc.gz', settings: page.settings },
-      { capture: row.id, requestedUrl: row.url, finalUrl: page.finalUrl, httpStatus: page.httpStatus, title: page.title, capturedAt: page.capturedAt.toISOString() },
+      { capture: row.id, requestedUrl: row.url, finalUrl: page.finalUrl, httpStatus: page.httpStatus, firstLoad: page.firstLoad, title: page.title, capturedAt: page.capturedAt.toISOString() },
     );
     return packageWacz(
       warc,
@@ -173,6 +173,7 @@ export class CaptureService {
       capturedAt: page.capturedAt,
       finalUrl: page.finalUrl,
       httpStatus: page.httpStatus,
+      firstLoad: page.firstLoad,
       pageTitle: page.title.slice(0, 1000) || null,
       snapshotKey: files.snapshot.key,
       snapshotSha256: files.snapshot.sha256,
@@ -208,6 +209,7 @@ export class CaptureService {
                 url: row.url,
                 finalUrl: page.finalUrl,
                 httpStatus: page.httpStatus,
+                ...(page.firstLoad ? { firstLoad: page.firstLoad } : {}),
                 capturedAt: page.capturedAt.toISOString(),
                 requestedBy: row.requestedBy,
                 snapshot: files.snapshot,

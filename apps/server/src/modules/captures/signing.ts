@@ -3,6 +3,13 @@ import path from 'node:path';
 import { fileMadeOnce } from '../../data-dir-file';
 
 /**
+ * The name under datapackage.json's `extras` that says the package was sent to a time-stamping authority: it lies in
+ * what the signature covers (the token itself cannot: it is made over datapackage.json), so a token taken out of
+ * datapackage-digest.json leaves a signed statement that one was there (verify-wacz.ts).
+ */
+export const TIMESTAMP_REQUESTED = 'timestampRequested';
+
+/**
  * The key that signs captures' WACZ files, in the WACZ signing specification's anonymous-key form
  * (https://specs.webrecorder.net/wacz-auth/0.1.0/): ECDSA P-384 over the `hash` string of datapackage-digest.json,
  * the signature in IEEE P1363 form (what WebCrypto makes and ReplayWeb.page checks), the public key (SPKI, base64) in

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { WARCParser } from 'warcio';
 import yauzl from 'yauzl';
 import { TimestampTrust, verifyTimestamp } from '../../services/timestamping';
-import { publicKeyFingerprint, signatureHolds } from './signing';
+import { publicKeyFingerprint, signatureHolds, TIMESTAMP_REQUESTED } from './signing';
 
 /**
  * The offline check of a capture's WACZ, apart from the code that wrote it: every WARC record's digests against its
@@ -197,8 +197,20 @@ async function checkSignature(
     } catch (err) {
       checks.push({ ok: false, what: `the time-stamp does not verify: ${(err as Error).message}` });
     }
+  } else if (timestampRequested(datapackage)) {
+    checks.push({ ok: false, what: 'no RFC 3161 time-stamp, but the signed datapackage.json says the capture was time-stamped: its token was taken out' });
   } else {
     checks.push({ ok: true, what: 'no RFC 3161 time-stamp (the site had no TSA_URL, or the authority failed): the time is the site\'s own word' });
   }
   return checks;
+}
+
+/** Whether datapackage.json says its package was time-stamped; files made before that mark existed say nothing. */
+function timestampRequested(datapackage: Buffer): boolean {
+  try {
+    const extras = (JSON.parse(datapackage.toString()) as { extras?: Record<string, unknown> }).extras;
+    return extras?.[TIMESTAMP_REQUESTED] === true;
+  } catch {
+    return false;
+  }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { WACZ } from '@harvard-lil/js-wacz';
 import { CDXIndexer } from 'warcio';
 import { requestTimestamp, TimestampRejected, type TimestampTrust } from '../../services/timestamping';
-import type { CaptureSigner } from './signing';
+import { TIMESTAMP_REQUESTED, type CaptureSigner } from './signing';
 
 /**
  * Packages a capture's WARC file as WACZ 1.1.1 with Harvard LIL's js-wacz: the WARC under archive/, the CDXJ index
@@ -34,11 +34,28 @@ export interface PackagedWacz {
 
 const quiet = { trace: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-export async function packageWacz(
-  warc: Buffer,
-  page: WaczPage,
-  options: { signer: CaptureSigner; software: string; timestamp?: WaczTimestampOptions; extras?: Record<string, unknown> },
-): Promise<PackagedWacz> {
+export interface PackageOptions {
+  signer: CaptureSigner;
+  software: string;
+  timestamp?: WaczTimestampOptions;
+  extras?: Record<string, unknown>;
+}
+
+/**
+ * The capture's WACZ; with a time-stamping authority, marked as time-stamped. When the authority fails or its token
+ * does not verify, the package is made again without the mark: a file the site made without a token then verifies
+ * as one without, and a file that lost its token does not.
+ */
+export async function packageWacz(warc: Buffer, page: WaczPage, options: PackageOptions): Promise<PackagedWacz> {
+  if (!options.timestamp) return packageOnce(warc, page, options);
+  const stamped = await packageOnce(warc, page, { ...options, extras: { ...options.extras, [TIMESTAMP_REQUESTED]: true } });
+  if (!stamped.timestamp || !('failure' in stamped.timestamp)) return stamped;
+  const { timestamp: _asked, ...withoutTimestamp } = options;
+  const unstamped = await packageOnce(warc, page, withoutTimestamp);
+  return { wacz: unstamped.wacz, timestamp: stamped.timestamp };
+}
+
+async function packageOnce(warc: Buffer, page: WaczPage, options: PackageOptions): Promise<PackagedWacz> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'capture-wacz-'));
   try {
     const warcName = 'capture.warc.gz';

@@ -73,7 +73,11 @@ function CaptureLine({ capture }: { capture: LinkCaptureDto }) {
       )}{' '}
       <span className="capture-status">
         {t(k('httpStatus'), { status: capture.httpStatus })}
-        {capture.finalUrl && capture.finalUrl !== capture.url ? ` · ${t(k('redirected'), { url: capture.finalUrl })}` : ''}
+        {capture.firstLoad
+          ? ` · ${t(k('replaced'), { first: capture.firstLoad.url, firstStatus: capture.firstLoad.status, url: capture.finalUrl })}`
+          : capture.finalUrl && capture.finalUrl !== capture.url
+            ? ` · ${t(k('redirected'), { url: capture.finalUrl })}`
+            : ''}
       </span>
       {capture.screenshot ? <CaptureHash label={t(k('screenshotHash'))} sha256={capture.screenshot.sha256} testId="capture-sha256" /> : null}
       {capture.snapshot?.url ? (
