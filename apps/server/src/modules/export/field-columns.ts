@@ -66,7 +66,8 @@ export const INCIDENT_COLUMNS: readonly FieldColumn[] = [
   {
     name: 'time_precision',
     type: 'integer',
-    hxl: '#date+precision',
+    // HXL requires every #date value to be a date: a code about the date is metadata.
+    hxl: '#meta+date+precision',
     standard: 'ACLED (1 = the day is known)',
     description: '1 when the day is known; empty without a date',
     value: (r) => (incidentDate(r) ? 1 : null),
