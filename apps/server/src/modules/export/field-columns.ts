@@ -1,4 +1,4 @@
-import { CATEGORY_LIST, paths, publicPoint, regionByCode, type CategorySlug, type RecordDto } from '@app/shared';
+import { CATEGORY_LIST, paths, publicPoint, regionByCode, type CategorySlug, type IncidentRef, type RecordDto } from '@app/shared';
 
 /**
  * The exports in the field's own formats (docs/export.md): incidents with ACLED's column names, people with the
@@ -150,7 +150,10 @@ export const PEOPLE_COLUMNS: readonly FieldColumn[] = [
     description: "The massacre or event the person belongs to, a row of the same reader's incidents.csv; empty when none, or when that file leaves it out (private, or in the trash)",
     // The incident as read with the person: a signed-in reader's JSON keeps the id of a trashed incident, which
     // incidents.csv leaves out, so the key would point nowhere.
-    value: (r) => (r.incident && '_id' in r.incident ? r.incident._id : null),
+    value: (r) => {
+      const incident = r.incident as IncidentRef | undefined;
+      return incident && '_id' in incident ? incident._id : null;
+    },
   },
   { name: 'category', type: 'string', standard: 'site', description: 'victims, missings, orphans or displacements', value: (r) => r.category },
   { name: 'name', type: 'string', standard: 'site', description: 'Full name, or the title where none was recorded', value: (r) => text(r.fullName) ?? r.title },
