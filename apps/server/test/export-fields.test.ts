@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, REGIONS, type RecordDto } from '@app/shared';
@@ -136,6 +137,22 @@ describe('exports in the field formats (ACLED columns, HXL, Frictionless)', () =
     // Without it, the second line is a record.
     expect([made.victim!._id, made.displacement!._id]).toContain(plain[1]![0]);
     expect((await get(`${API_BASE}/export/people.csv?hxl=maybe`)).statusCode).toBe(400);
+  });
+
+  it('HXL: every #date column holds dates only, and docs/export.md documents every hashtag written (issue 52 item 7)', async () => {
+    const docs = readFileSync(new URL('../../../docs/export.md', import.meta.url), 'utf8');
+    for (const file of ['incidents', 'people']) {
+      const [header, hashtags, ...data] = parse((await get(`${API_BASE}/export/${file}.csv?hxl=1`, editor.auth)).body, { bom: true }) as string[][];
+      expect(data.length, file).toBeGreaterThan(0);
+      hashtags!.forEach((tag, i) => {
+        if (!tag) return;
+        expect(docs, `${file}.${header![i]}: ${tag} is not documented`).toContain(`\`${tag}\``);
+        // HXL: a #date value is a date (ISO 8601), whatever its attributes.
+        if (tag.startsWith('#date')) for (const row of data) if (row[i]) expect(row[i], `${file}.${header![i]} (${tag})`).toMatch(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/);
+      });
+    }
+    const lines = parse((await get(`${API_BASE}/export/incidents.csv?hxl=1`)).body, { bom: true }) as string[][];
+    expect(lines[1]![lines[0]!.indexOf('time_precision')]).toBe('#meta+date+precision');
   });
 
   it('datapackage.json describes both files, with the foreign key people.incident_id -> incidents.event_id', async () => {

@@ -152,6 +152,32 @@ describe('records API validation', () => {
     expect(entry!.changes.createdAt).toEqual({ before: skewed.body.createdAt, after: earlier });
   });
 
+  it('refuses an incident date and a source date in the future on create and edit (issue 52 item 4), today in the earliest time zone allowed', async () => {
+    const inTwoDays = new Date(Date.now() + 2 * 24 * 60 * 60_000).toISOString();
+    for (const slug of ['victims', 'massacres', 'displacements', 'missings', 'orphans', 'videos'] as const) {
+      await expectRefused(() => post(slug, { ...sampleFields(CATEGORIES[slug]), happenedOn: '2099-01-01T00:00:00' }), 'happenedOn');
+    }
+    await expectRefused(() => post('massacres', { ...sampleFields(CATEGORIES.massacres), happenedOn: inTwoDays }), 'happenedOn');
+    const futureSource = JSON.stringify([{ kind: 'media', title: 'Sample report (test data)', date: '2099-05' }]);
+    await expectRefused(() => post('massacres', { ...sampleFields(CATEGORIES.massacres), sources: futureSource }), 'sources');
+    const nextYear = JSON.stringify([{ kind: 'media', title: 'Sample report (test data)', date: String(new Date().getUTCFullYear() + 1) }]);
+    await expectRefused(() => post('massacres', { ...sampleFields(CATEGORIES.massacres), sources: nextYear }), 'sources');
+
+    // Now, written as the local time of an editor in UTC+3 (read as UTC, three hours ahead), and this month as a source's date.
+    const localNow = new Date(Date.now() + 3 * 60 * 60_000).toISOString().slice(0, 19);
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const made = await post('massacres', { ...sampleFields(CATEGORIES.massacres), happenedOn: localNow, sources: JSON.stringify([{ kind: 'media', title: 'Sample report (test data)', date: thisMonth }]) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const editUrl = `${API_BASE}/massacres/${made.body._id}/edit`;
+    await expectRefused(() => call(t.app, { method: 'PUT', url: editUrl, headers: user.auth, payload: { happenedOn: '2099-01-01T00:00:00' } }), 'happenedOn');
+    const sourceEdit = await call(t.app, { method: 'PUT', url: editUrl, headers: user.auth, payload: { sources: [{ kind: 'media', title: 'Sample report (test data)', date: '2099-01-02' }] } });
+    expect(sourceEdit.status).toBe(400);
+    expect(sourceEdit.body.sources).toBe('Source 1 (date): Date must not be in the future');
+    const stored = (await call(t.app, { method: 'GET', url: `${API_BASE}/massacres/${made.body._id}` })).body;
+    expect(stored.happenedOn).toBe(made.body.happenedOn);
+    expect(stored.sources).toEqual(made.body.sources);
+  });
+
   it('skips the empty file part a form sends when no file was chosen', async () => {
     const res = await post('victims', sampleFields(CATEGORIES.victims), [{ field: 'image', filename: '', type: 'application/octet-stream', data: Buffer.alloc(0) }]);
     expect(res.status).toBe(201);

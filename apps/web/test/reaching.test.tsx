@@ -5,6 +5,7 @@ import '../src/lib/i18n';
 import i18n from '../src/lib/i18n';
 import { Header } from '../src/components/Header';
 import ExportPage from '../src/features/export/ExportPage';
+import { DownloadLinks } from '../src/features/search/SearchParts';
 import { renderScreen } from './helpers';
 
 /** Every list and tool a visitor must be able to reach (issue 38 item 1). */
@@ -95,5 +96,29 @@ describe('/export', () => {
     expect(within(screen.getByTestId('export-ndjson')).getByRole('link', { name: 'NDJSON' })).toHaveAttribute('href', '/api/v1.0.0/export.ndjson?region=amhara');
     expect(screen.getByRole('link', { name: 'Read the column descriptions (datapackage.json)' })).toHaveAttribute('href', '/api/v1.0.0/datapackage.json');
     expect(screen.getByTestId('export-filtered')).toHaveTextContent('only the records matching your search');
+  });
+});
+
+describe('the field-format files (issue 52 item 18)', () => {
+  it('/export offers incidents.csv, people.csv and the HDX file, each with a line on what it is for, and says no search narrows them', () => {
+    renderScreen(<ExportPage />, { url: '/export?region=amhara' });
+    const offered = [
+      ['export-incidents', 'Incidents (ACLED columns)', '/api/v1.0.0/export/incidents.csv', /ACLED's column names/],
+      ['export-people', 'People', '/api/v1.0.0/export/people.csv', /the incident each belongs to/],
+      ['export-hdx', 'Incidents for HDX (HXL hashtags)', '/api/v1.0.0/export/incidents.csv?hxl=1', /Humanitarian Data Exchange/],
+    ] as const;
+    for (const [testId, name, href, about] of offered) {
+      expect(within(screen.getByTestId(testId)).getByRole('link', { name })).toHaveAttribute('href', href);
+      expect(screen.getByTestId(testId)).toHaveTextContent(about);
+    }
+    expect(screen.getByText(/a search does not narrow them/)).toBeInTheDocument();
+  });
+
+  it("the search page's downloads link them too, labelled as every record", () => {
+    renderScreen(<DownloadLinks filters={{ region: ['amhara'] }} />);
+    const field = within(screen.getByTestId('search-download-field'));
+    expect(screen.getByTestId('search-download-field')).toHaveTextContent("Every record, in the field's formats");
+    expect(field.getByRole('link', { name: 'Incidents (ACLED columns)' })).toHaveAttribute('href', '/api/v1.0.0/export/incidents.csv');
+    expect(field.getByRole('link', { name: 'People' })).toHaveAttribute('href', '/api/v1.0.0/export/people.csv');
   });
 });

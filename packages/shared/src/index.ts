@@ -16,6 +16,7 @@ export * from './statistics';
 export * from './chromium-flags';
 export * from './ids';
 export * from './sources';
+export { DAY_AHEAD_MS, isInFuture } from './future-dates';
 export * from './geo';
 export * from './map-points';
 export * from './incidents';

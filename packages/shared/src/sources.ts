@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isInFuture } from './future-dates';
 
 /**
  * The sources a record cites (issue 39 item 2), after Every Casualty Worldwide's Standards for Casualty Recording
@@ -12,6 +13,11 @@ export const SOURCES_MAX = 50;
 
 /** A day, a month or a year (ISO 8601 reduced precision): a report is often dated by its month only. */
 const SOURCE_DATE_RE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+/** Whether a source's date (a year, a month or a day) begins after today: a report cannot be dated ahead. */
+function isFutureSourceDate(date: string): boolean {
+  const [year, month = 1, day = 1] = date.split('-').map(Number);
+  return isInFuture(new Date(Date.UTC(year!, month - 1, day)), 'day');
+}
 /** A BCP 47 language tag, short form ("am", "en", "om", "ti", "en-GB"). */
 const LANGUAGE_RE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -39,7 +45,9 @@ export const sourceSchema = z
     kind: z.enum(SOURCE_KINDS, { error: `Kind must be one of ${SOURCE_KINDS.join(', ')}` }),
     title: z.string({ error: 'Title is required' }).trim().min(1, { error: 'Title is required' }).max(300, { error: 'Title must be at most 300 characters' }),
     publisher: optionalText(200),
-    date: optionalText(10).refine((v) => v === undefined || SOURCE_DATE_RE.test(v), { error: 'Date must be YYYY, YYYY-MM or YYYY-MM-DD' }),
+    date: optionalText(10)
+      .refine((v) => v === undefined || SOURCE_DATE_RE.test(v), { error: 'Date must be YYYY, YYYY-MM or YYYY-MM-DD' })
+      .refine((v) => v === undefined || !SOURCE_DATE_RE.test(v) || !isFutureSourceDate(v), { error: 'Date must not be in the future' }),
     url: optionalText(2000).refine((v) => v === undefined || isHttpUrl(v), { error: 'Link must start with http:// or https://' }),
     language: optionalText(20).refine((v) => v === undefined || LANGUAGE_RE.test(v), { error: 'Language must be a code such as am, en, om or ti' }),
     note: optionalText(2000),

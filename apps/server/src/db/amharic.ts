@@ -68,9 +68,49 @@ export function stemWord(word: string): string {
   }
 }
 
-/** The text with every Ge'ez word replaced by its stem (other words unchanged). */
+/**
+ * Words as the text parser splits them where Ge'ez is written: runs of Ge'ez syllables, Latin letters and digits. A word
+ * may mix them: Amharic attaches its prefixes and suffixes to Latin acronyms, names and numbers (የACLED "of ACLED",
+ * በUN, TPLFን, በ2013ዓ "in 2013 E.C.", 5ኛ "5th", 1990ዎቹ "the 1990s"), and the parser keeps such a word whole.
+ */
+export const STEMMED_WORD = /[\u1200-\u1357A-Za-z0-9\u00C0-\u024F]*[\u1200-\u1357][\u1200-\u1357A-Za-z0-9\u00C0-\u024F]*/g;
+/** The same in PostgreSQL's regular expression syntax. */
+export const STEMMED_WORD_SQL = "[\u1200-\u1357A-Za-z0-9\u00C0-\u024F]*[\u1200-\u1357][\u1200-\u1357A-Za-z0-9\u00C0-\u024F]*";
+/** A word's runs of Ge'ez, and of everything else (Latin letters, digits). */
+const SCRIPT_RUNS = /[\u1200-\u1357]+|[^\u1200-\u1357]+/g;
+export const SCRIPT_RUNS_SQL = '[\u1200-\u1357]+|[^\u1200-\u1357]+';
+const NOT_GEEZ_SQL = '[^\u1200-\u1357]';
+const IS_GEEZ = /^[\u1200-\u1357]/;
+/** Ge'ez made of prepositions only (የ, በ, እንደ, የበ...): what comes before a Latin word or a number as its prefix. */
+export const PREFIXES_ONLY_SQL = `^(${PREFIXES.join('|')})+$`;
+const PREFIXES_ONLY = new RegExp(PREFIXES_ONLY_SQL);
+
+/**
+ * The stems of one word that holds Ge'ez (STEMMED_WORD), separated by a space. A word of Ge'ez alone: its stem. A
+ * word mixing Ge'ez with Latin letters or digits: its Latin and digit parts as written (lower-cased by the index),
+ * without the prepositions before them and the suffixes after them, so "ACLED" and "የACLED" both find "የACLED"; Ge'ez
+ * of a word's middle, or before it and not prepositions, is a word of its own and stemmed.
+ */
+export function wordStems(word: string): string {
+  const runs = word.match(SCRIPT_RUNS) ?? [];
+  if (runs.length === 1) return stemWord(word);
+  const stems: string[] = [];
+  runs.forEach((run, i) => {
+    if (!IS_GEEZ.test(run)) stems.push(run);
+    else if (i === runs.length - 1 || (i === 0 && PREFIXES_ONLY.test(run))) return;
+    else stems.push(stemWord(run));
+  });
+  return stems.join(' ');
+}
+
+/** The text with every word that holds Ge'ez replaced by its stems (other words unchanged): a search's words. */
 export function stemText(text: string): string {
-  return text.replace(GEEZ_WORD, stemWord);
+  return text.replace(STEMMED_WORD, wordStems);
+}
+
+/** The stems the index keeps beside a text's words, in order (what search_stems returns in the database). */
+export function textStems(text: string): string {
+  return (text.match(STEMMED_WORD) ?? []).map(wordStems).join(' ');
 }
 
 const sqlArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(', ')}]`;
@@ -112,7 +152,29 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+CREATE OR REPLACE FUNCTION search_word_stems(word text) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  runs text[];
+  stems text[] := '{}';
+  run_count int;
+BEGIN
+  IF word !~ '${NOT_GEEZ_SQL}' THEN
+    RETURN search_stem(word);
+  END IF;
+  runs := ARRAY(SELECT r.run[1] FROM regexp_matches(word, '${SCRIPT_RUNS_SQL}', 'g') WITH ORDINALITY AS r(run, n) ORDER BY r.n);
+  run_count := cardinality(runs);
+  FOR i IN 1 .. run_count LOOP
+    IF runs[i] !~ '^${GEEZ_WORD_SQL}' THEN
+      stems := stems || runs[i];
+    ELSIF NOT (i = run_count OR (i = 1 AND runs[i] ~ '${PREFIXES_ONLY_SQL}')) THEN
+      stems := stems || search_stem(runs[i]);
+    END IF;
+  END LOOP;
+  RETURN array_to_string(stems, ' ');
+END
+$$;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION search_stems(content text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT coalesce(string_agg(search_stem(m[1]), ' '), '') FROM regexp_matches(content, '${GEEZ_WORD_SQL}', 'g') AS m
+  SELECT coalesce(string_agg(CASE WHEN m.word[1] ~ '${NOT_GEEZ_SQL}' THEN search_word_stems(m.word[1]) ELSE search_stem(m.word[1]) END, ' ' ORDER BY m.n), '') FROM regexp_matches(content, '${STEMMED_WORD_SQL}', 'g') WITH ORDINALITY AS m(word, n)
 $$;`;
 }

@@ -17,5 +17,15 @@ export function exportHref(format: ExportFormat, filters: Partial<SearchFilters>
   return `${API_BASE}/${format.file}${qs ? `?${qs}` : ''}`;
 }
 
+/**
+ * The files in the field's formats (ACLED's columns, HXL: docs/export.md). They take no search filters, so they always
+ * hold every record the reader may read, and the pages say so.
+ */
+export const FIELD_FORMATS = [
+  { key: 'incidents', href: `${API_BASE}/export/incidents.csv` },
+  { key: 'people', href: `${API_BASE}/export/people.csv` },
+  { key: 'hdx', href: `${API_BASE}/export/incidents.csv?hxl=1` },
+] as const;
+
 /** The column descriptions (a Frictionless Data package). */
 export const DATA_PACKAGE_HREF = `${API_BASE}/datapackage.json`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { REGION_CODES } from '../places/regions';
 import { UUID_PATTERN } from '../ids';
 import { isHttpUrl, sourcesSchema } from '../sources';
+import { isInFuture } from '../future-dates';
 import { dataFields } from './registry';
 import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
 
@@ -10,8 +11,7 @@ import { FIELD_LIMITS, type CategoryDef, type FieldDef } from './types';
  * accepts strings and converts them; an empty string means "no value".
  */
 
-/** How far ahead of the server's clock a `notInFuture` date may be: the clocks of the sender and the server differ. */
-export const FUTURE_SKEW_MS = 5 * 60_000;
+export { FUTURE_SKEW_MS } from '../future-dates';
 
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -102,7 +102,7 @@ export function fieldSchema(field: FieldDef): z.ZodType {
           ctx.addIssue({ code: 'custom', message: 'Must be a valid date and time (YYYY-MM-DDTHH:mm:ss)' });
           return z.NEVER;
         }
-        if (field.notInFuture && d.getTime() > Date.now() + FUTURE_SKEW_MS) {
+        if (field.notInFuture && isInFuture(d, field.kind === 'date' ? 'day' : 'instant')) {
           ctx.addIssue({ code: 'custom', message: 'Must not be in the future' });
           return z.NEVER;
         }

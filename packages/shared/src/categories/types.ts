@@ -36,7 +36,7 @@ export interface FieldDef {
   cardLabel?: string;
   /** Another field shown in brackets after this one's value (the remark after the happened-on date). */
   annotatedBy?: string;
-  /** A date that may not be later than now (a few minutes of clock skew allowed: FUTURE_SKEW_MS). */
+  /** A date that may not be later than now (future-dates.ts: a few minutes of clock skew allowed, a day that has begun somewhere). */
   notInFuture?: boolean;
   /**
    * Found by the search, with this weight (ranking): 'A' titles and names (also found when misspelt by a letter), 'B'

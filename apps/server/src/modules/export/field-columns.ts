@@ -1,4 +1,4 @@
-import { CATEGORY_LIST, paths, publicPoint, regionByCode, type CategorySlug, type RecordDto } from '@app/shared';
+import { CATEGORY_LIST, paths, publicPoint, regionByCode, type CategorySlug, type IncidentRef, type RecordDto } from '@app/shared';
 
 /**
  * The exports in the field's own formats (docs/export.md): incidents with ACLED's column names, people with the
@@ -66,7 +66,8 @@ export const INCIDENT_COLUMNS: readonly FieldColumn[] = [
   {
     name: 'time_precision',
     type: 'integer',
-    hxl: '#date+precision',
+    // HXL requires every #date value to be a date: a code about the date is metadata.
+    hxl: '#meta+date+precision',
     standard: 'ACLED (1 = the day is known)',
     description: '1 when the day is known; empty without a date',
     value: (r) => (incidentDate(r) ? 1 : null),
@@ -141,7 +142,19 @@ function coordinate(r: RecordDto, name: 'latitude' | 'longitude'): number | null
 /** One row per person (or group of displaced people), with the incident it belongs to. */
 export const PEOPLE_COLUMNS: readonly FieldColumn[] = [
   { name: 'person_id', type: 'string', hxl: '#meta+id', standard: 'site', description: "The record's id", value: (r) => r._id },
-  { name: 'incident_id', type: 'string', hxl: '#event+id', standard: 'site (foreign key to incidents.event_id)', description: 'The massacre or event the person belongs to', value: (r) => text(r.incidentId) },
+  {
+    name: 'incident_id',
+    type: 'string',
+    hxl: '#event+id',
+    standard: 'site (foreign key to incidents.event_id)',
+    description: "The massacre or event the person belongs to, a row of the same reader's incidents.csv; empty when none, or when that file leaves it out (private, or in the trash)",
+    // The incident as read with the person: a signed-in reader's JSON keeps the id of a trashed incident, which
+    // incidents.csv leaves out, so the key would point nowhere.
+    value: (r) => {
+      const incident = r.incident as IncidentRef | undefined;
+      return incident && '_id' in incident ? incident._id : null;
+    },
+  },
   { name: 'category', type: 'string', standard: 'site', description: 'victims, missings, orphans or displacements', value: (r) => r.category },
   { name: 'name', type: 'string', standard: 'site', description: 'Full name, or the title where none was recorded', value: (r) => text(r.fullName) ?? r.title },
   { name: 'title', type: 'string', standard: 'site', description: 'Title', value: (r) => r.title },

@@ -104,7 +104,9 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
 function dataPackage(app: FastifyInstance) {
   const base = `${app.config.publicUrl}${API_BASE}`;
   return {
-    profile: 'tabular-data-package',
+    // A data package, not a tabular one: the tabular profile requires a table schema of every resource, and the
+    // NDJSON's records (nested images and sources) are no table. Each CSV is a tabular data resource with its schema.
+    profile: 'data-package',
     name: 'records',
     title: `${app.config.SITE_NAME}: records`,
     description:
@@ -134,6 +136,7 @@ function dataPackage(app: FastifyInstance) {
       },
       ...fieldFormatResources(base),
       {
+        profile: 'data-resource',
         name: 'records-ndjson',
         path: `${base}/export.ndjson`,
         format: 'ndjson',

@@ -1,5 +1,5 @@
 import { markdownToPlainText, type SnippetPart } from '@app/shared';
-import { stemWord } from '../../db/amharic';
+import { wordStems } from '../../db/amharic';
 import { normaliseSearchText } from '../collection/filters';
 
 /**
@@ -20,7 +20,8 @@ const DELIMITER = ' … ';
 /** Words as the index splits them: runs of letters, marks and digits (Ge'ez punctuation is not a letter). */
 const WORD_CHARACTER = /[\p{L}\p{M}\p{N}]/u;
 const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
-const GEEZ = /^[\u1200-\u1357]+$/;
+const HAS_GEEZ = /[\u1200-\u1357]/;
+const isGeezUnit = (code: number) => code >= 0x1200 && code <= 0x1357;
 
 /**
  * Whether each UTF-16 unit of the Basic Multilingual Plane is a word character (1) or not (2), learnt from
@@ -36,9 +37,12 @@ function isWordCodePoint(code: number): boolean {
   return known === 1;
 }
 
-/** A word as the index keeps it: lower case; an Amharic word by its stem (db/amharic.ts). */
-function keyOf(word: string): string {
-  return GEEZ.test(word) ? stemWord(word) : word.toLowerCase();
+/**
+ * A word as the index keeps it: lower case; a word with Ge'ez by its stems (db/amharic.ts): an Amharic word's stem,
+ * the Latin or digit parts of a word that mixes them (የACLED: acled).
+ */
+function keysOf(word: string): string[] {
+  return HAS_GEEZ.test(word) ? wordStems(word).toLowerCase().split(' ') : [word.toLowerCase()];
 }
 
 /**
@@ -46,11 +50,8 @@ function keyOf(word: string): string {
  * many words whose length rules them out.
  */
 function isTermAt(text: string, start: number, end: number, terms: ReadonlySet<string>, lengths: ReadonlySet<number>): boolean {
-  const first = text.charCodeAt(start);
-  if (first >= 0x1200 && first <= 0x1357) {
-    const word = text.slice(start, end);
-    return GEEZ.test(word) ? terms.has(stemWord(word)) : terms.has(word.toLowerCase());
-  }
+  // Amharic affixes stand at a word's ends, so a word that mixes scripts (የACLED, TPLFን) starts or ends with Ge'ez.
+  if (isGeezUnit(text.charCodeAt(start)) || isGeezUnit(text.charCodeAt(end - 1))) return keysOf(text.slice(start, end)).some((key) => terms.has(key));
   return lengths.has(end - start) && terms.has(text.slice(start, end).toLowerCase());
 }
 
@@ -59,7 +60,7 @@ export function highlightTerms(q: string): Set<string> {
   const terms = new Set<string>();
   for (const token of normaliseSearchText(q).match(/-?"[^"]*"?|\S+/g) ?? []) {
     if (token.startsWith('-') || token.toLowerCase() === 'or') continue;
-    for (const word of token.match(WORDS) ?? []) terms.add(keyOf(word));
+    for (const word of token.match(WORDS) ?? []) for (const key of keysOf(word)) terms.add(key);
   }
   return terms;
 }

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { filtersFromSearchParams, filtersToSearchParams, paths } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
-import { DATA_PACKAGE_HREF, EXPORT_FORMATS, exportHref } from '../../lib/exportLinks';
+import { DATA_PACKAGE_HREF, EXPORT_FORMATS, exportHref, FIELD_FORMATS } from '../../lib/exportLinks';
 import { useTranslation } from '../../lib/i18n';
 import './export.css';
 
@@ -31,6 +31,18 @@ export default function ExportPage() {
         {EXPORT_FORMATS.map((format) => (
           <li key={format.key} data-testid={`export-${format.key}`}>
             <a href={exportHref(format, filters)} download>
+              {t(`export.format.${format.key}`)}
+            </a>
+            <span>{t(`export.format.${format.key}About`)}</span>
+          </li>
+        ))}
+      </ul>
+      <h2>{t('export.fieldTitle')}</h2>
+      <p>{t('export.fieldIntro')}</p>
+      <ul className="export-formats">
+        {FIELD_FORMATS.map((format) => (
+          <li key={format.key} data-testid={`export-${format.key}`}>
+            <a href={format.href} download>
               {t(`export.format.${format.key}`)}
             </a>
             <span>{t(`export.format.${format.key}About`)}</span>

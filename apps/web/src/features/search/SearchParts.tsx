@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { filtersToSearchParams, paths, type FacetCount, type SearchFilters, type SnippetPart } from '@app/shared';
-import { EXPORT_FORMATS, exportHref } from '../../lib/exportLinks';
+import { EXPORT_FORMATS, exportHref, FIELD_FORMATS } from '../../lib/exportLinks';
 import { useTranslation } from '../../lib/i18n';
 import { paramsOfState, type SearchState } from './params';
 
@@ -113,6 +113,17 @@ export function DownloadLinks({ filters }: { filters: Partial<SearchFilters> }) 
         </Fragment>
       ))}{' '}
       (<Link to={`${paths.exportData}${qs ? `?${qs}` : ''}`}>{t('search.aboutDownloads')}</Link>)
+      <br />
+      {/* These take no filters: labelled as holding every record, so nobody takes them for the search's. */}
+      <span data-testid="search-download-field">
+        {t('search.fieldDownload')}:{' '}
+        {FIELD_FORMATS.filter((format) => format.key !== 'hdx').map((format, i) => (
+          <Fragment key={format.key}>
+            {i > 0 ? ' · ' : null}
+            <a href={format.href}>{t(`export.format.${format.key}`)}</a>
+          </Fragment>
+        ))}
+      </span>
     </p>
   );
 }

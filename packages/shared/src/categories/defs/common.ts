@@ -14,7 +14,8 @@ export const f = {
   woreda: { name: 'woreda', kind: 'text', label: 'field.woreda', max: 100, search: 'B' },
   victimizer: { name: 'victimizer', kind: 'text', label: 'field.victimizer', search: 'C', statistics: 'dimension' },
   killingType: { name: 'killingType', kind: 'text', label: 'field.killingType', search: 'C', statistics: 'dimension' },
-  happenedOn: { name: 'happenedOn', kind: 'date', label: 'field.happenedOn', statistics: 'incidentDate' },
+  // What happened has happened: a date ahead would reach people.csv, the statistics and the search's years.
+  happenedOn: { name: 'happenedOn', kind: 'date', label: 'field.happenedOn', statistics: 'incidentDate', notInFuture: true },
   quantity: { name: 'quantity', kind: 'quantity', label: 'field.quantity', statistics: 'quantity' },
   remark: { name: 'remark', kind: 'text', label: 'field.remark', search: 'C' },
   // The same incident's event in ACLED's data (its event_id_cnty, e.g. ETH12345): a cross-reference only, ACLED's
