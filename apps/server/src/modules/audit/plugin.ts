@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, auditChainReportSchema, auditEntrySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
 import { refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import { chainLines } from './chain-lines';
 import { scheduleCheckpoints } from './schedule';
 import { auditQuery, checkpointDto, checkpointSchema } from './schemas';
 
@@ -46,6 +48,27 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
     async (_request, reply) => {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
       return app.audit.verify();
+    },
+  );
+
+  app.get(
+    `${API_BASE}/audit/export`,
+    {
+      preHandler: staffOnly,
+      schema: {
+        tags: ['audit'],
+        summary: 'The whole audit chain and its signed checkpoints as NDJSON, to check with the steps of docs/audit.md (admin, super)',
+        description: 'One JSON object a line: every entry ({"type":"entry",...}) oldest first, then every checkpoint ({"type":"checkpoint",...}). Streamed.',
+        response: { ...refusals(400, 401, 403) },
+      },
+    },
+    async (_request, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-chain-${day}.ndjson"`)
+        .header('cache-control', PRIVATE_CACHE_CONTROL)
+        .send(Readable.from(chainLines(app.database)));
     },
   );
 
