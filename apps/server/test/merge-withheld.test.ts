@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { API_BASE, WITHHELD_SOURCE } from '@app/shared';
+import { API_BASE, WITHHELD_SOURCE, type DuplicatePair } from '@app/shared';
+import { scanQueue } from '../src/modules/duplicates/scan';
 import { call } from './helpers';
 import { useTestApp, type User } from './fixtures/app';
 
@@ -35,6 +36,12 @@ describe('merging a record with a withheld testimony', () => {
   it("keeps the testimony readable by its author and staff only, and the kept record's owner cannot publish it", async () => {
     const fromA = await person(authorA, 'Test Gemechu Withheld', [TESTIMONY]);
     const ofB = await person(ownerB, 'Test Gemechu Witheld', [REPORT]);
+    // The merge screen's pair says what each record holds, so what a merge moves (the testimony among it).
+    await scanQueue(t.app.db);
+    const pairs = (await call(t.app, { method: 'GET', url: `${API_BASE}/duplicates?limit=200`, headers: admin.auth })).body as DuplicatePair[];
+    const pair = pairs.find((p) => [p.first._id, p.second._id].sort().join() === [fromA, ofB].sort().join())!;
+    const sideA = pair.first._id === fromA ? pair.first : pair.second;
+    expect(sideA.holds).toEqual({ files: 0, sources: 1, withheldSources: 1, confirmed: false });
     await merge(ofB, fromA);
 
     // The kept record's owner, other readers and the public see the placeholder; its author and staff the details.
