@@ -114,7 +114,7 @@ export default function DetailPage() {
         <RecordActions record={record} />
       </header>
       {search.get(MERGED_PARAM) === '1' ? (
-        <p className="notice merged-notice" role="status">
+        <p className="route-notice merged-notice" role="status">
           {t('record.mergedHere')}
         </p>
       ) : null}
