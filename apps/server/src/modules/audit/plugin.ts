@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, auditChainReportSchema, auditEntrySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
 import { inArray } from 'drizzle-orm';
@@ -18,6 +18,31 @@ async function actorNames(db: Db, ids: (string | null)[]): Promise<Map<string, s
   if (!wanted.length) return new Map();
   const rows = await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, wanted));
   return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`.trim()]));
+}
+
+/** GET /audit/export: the chain and its checkpoints for staff, streamed (docs/audit.md, "Checking the chain yourself"). */
+function registerExportRoute(fastify: FastifyInstance, staffOnly: ReturnType<FastifyInstance['requireRole']>): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    `${API_BASE}/audit/export`,
+    {
+      preHandler: staffOnly,
+      schema: {
+        tags: ['audit'],
+        summary: 'The whole audit chain and its signed checkpoints as NDJSON, to check with the steps of docs/audit.md (admin, super)',
+        description: 'One JSON object a line: every entry ({"type":"entry",...}) oldest first, then every checkpoint ({"type":"checkpoint",...}). Streamed.',
+        response: { 200: z.unknown().describe('application/x-ndjson: one entry or checkpoint a line'), ...refusals(400, 401, 403) },
+      },
+    },
+    async (_request, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-chain-${day}.ndjson"`)
+        .header('cache-control', PRIVATE_CACHE_CONTROL)
+        .send(Readable.from(chainLines(app.database)));
+    },
+  );
 }
 
 /** The audit log for admins: entries newest first, and a check of the hash chain. */
@@ -63,26 +88,7 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  app.get(
-    `${API_BASE}/audit/export`,
-    {
-      preHandler: staffOnly,
-      schema: {
-        tags: ['audit'],
-        summary: 'The whole audit chain and its signed checkpoints as NDJSON, to check with the steps of docs/audit.md (admin, super)',
-        description: 'One JSON object a line: every entry ({"type":"entry",...}) oldest first, then every checkpoint ({"type":"checkpoint",...}). Streamed.',
-        response: { ...refusals(400, 401, 403) },
-      },
-    },
-    async (_request, reply) => {
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="audit-chain-${day}.ndjson"`)
-        .header('cache-control', PRIVATE_CACHE_CONTROL)
-        .send(Readable.from(chainLines(app.database)));
-    },
-  );
+  registerExportRoute(fastify, staffOnly);
 
   // Public on purpose: anyone may keep copies of the checkpoints and the key, which is what makes a rewritten or cut
   // chain detectable by people who do not trust the site's database. They name no person, only counts and hashes.

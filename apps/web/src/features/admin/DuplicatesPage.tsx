@@ -58,6 +58,63 @@ function mergeQuestion(keep: DuplicatePairPerson, merged: DuplicatePairPerson, t
   return lines.join('\n\n');
 }
 
+interface PairItemProps {
+  pair: DuplicatePair;
+  /** Its place in the list, counted from 1: the buttons' names say it. */
+  number: number;
+  busy: boolean;
+  onMerge: (keep: DuplicatePairPerson, merged: DuplicatePairPerson) => void;
+  onDismiss: () => void;
+}
+
+/** One pair: both records, why they may be one person, and the answers (merge keeping either, or not the same). */
+function PairItem({ pair, number, busy, onMerge, onDismiss }: PairItemProps) {
+  const { t, i18n } = useTranslation();
+  // Each button's name says its pair and which record it keeps (a list of pairs has many buttons of the same words).
+  const named = (key: string, kept: DuplicatePairPerson, other: DuplicatePairPerson) =>
+    t(key, { pair: number, kept: describe(kept, t, i18n.language), other: describe(other, t, i18n.language) });
+  return (
+      <li data-testid="duplicate-pair">
+        <div className="duplicate-sides">
+          <Person person={pair.first} />
+          <Person person={pair.second} />
+        </div>
+        <p className="duplicate-reasons">
+          {t('duplicates.likelihood', { percent: Math.round(pair.score * 100) })}: {pair.reasons.map((r) => t(`duplicates.reason.${r}`)).join(', ')}
+        </p>
+        <div className="admin-actions">
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            aria-label={named('duplicates.keepFirstNamed', pair.first, pair.second)}
+            onClick={() => onMerge(pair.first, pair.second)}
+          >
+            {t('duplicates.keepFirst')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            aria-label={named('duplicates.keepSecondNamed', pair.second, pair.first)}
+            onClick={() => onMerge(pair.second, pair.first)}
+          >
+            {t('duplicates.keepSecond')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy}
+            aria-label={named('duplicates.notSameNamed', pair.first, pair.second)}
+            onClick={onDismiss}
+          >
+            {t('duplicates.notSame')}
+          </button>
+        </div>
+      </li>
+  );
+}
+
 /**
  * /admin/duplicates: pairs of records that may be the same person, most likely first. An admin merges a pair (keeping
  * either record) or marks it as two different people, after which it is never shown again (docs/duplicates.md).
@@ -90,9 +147,6 @@ export default function DuplicatesPage() {
   const merge = (keep: DuplicatePairPerson, other: DuplicatePairPerson) => {
     if (window.confirm(mergeQuestion(keep, other, t, i18n.language))) answer.mutate({ kind: 'merge', keep, merge: other });
   };
-  // Each button's name says its pair and which record it keeps (a list of pairs has many buttons of the same words).
-  const named = (key: string, n: number, a: DuplicatePairPerson, b: DuplicatePairPerson) =>
-    t(key, { pair: n, kept: describe(a, t, i18n.language), other: describe(b, t, i18n.language) });
 
   const title = t('pages.duplicates');
   if (!can.approve(user)) return <ForbiddenNotice title={title} />;
@@ -111,44 +165,7 @@ export default function DuplicatesPage() {
       {pairs.isSuccess && !list.length ? <p>{t('duplicates.empty')}</p> : null}
       <ol className="duplicate-pairs">
         {list.map((pair, index) => (
-          <li key={`${pair.first._id}/${pair.second._id}`} data-testid="duplicate-pair">
-            <div className="duplicate-sides">
-              <Person person={pair.first} />
-              <Person person={pair.second} />
-            </div>
-            <p className="duplicate-reasons">
-              {t('duplicates.likelihood', { percent: Math.round(pair.score * 100) })}: {pair.reasons.map((r) => t(`duplicates.reason.${r}`)).join(', ')}
-            </p>
-            <div className="admin-actions">
-              <button
-                type="button"
-                className="btn"
-                disabled={answer.isPending}
-                aria-label={named('duplicates.keepFirstNamed', index + 1, pair.first, pair.second)}
-                onClick={() => merge(pair.first, pair.second)}
-              >
-                {t('duplicates.keepFirst')}
-              </button>
-              <button
-                type="button"
-                className="btn"
-                disabled={answer.isPending}
-                aria-label={named('duplicates.keepSecondNamed', index + 1, pair.second, pair.first)}
-                onClick={() => merge(pair.second, pair.first)}
-              >
-                {t('duplicates.keepSecond')}
-              </button>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={answer.isPending}
-                aria-label={named('duplicates.notSameNamed', index + 1, pair.first, pair.second)}
-                onClick={() => answer.mutate({ kind: 'dismiss', pair })}
-              >
-                {t('duplicates.notSame')}
-              </button>
-            </div>
-          </li>
+          <PairItem key={`${pair.first._id}/${pair.second._id}`} pair={pair} number={index + 1} busy={answer.isPending} onMerge={merge} onDismiss={() => answer.mutate({ kind: 'dismiss', pair })} />
         ))}
       </ol>
       {pairs.hasNextPage ? (

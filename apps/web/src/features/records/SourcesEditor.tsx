@@ -172,7 +172,8 @@ function SourceInput({ id, label, hint, error, wide, children }: { id: string; l
  */
 function WithheldBox({ id, checked, locked, error, onChange }: { id: string; checked: boolean; locked: boolean; error?: string; onChange: (checked: boolean) => void }) {
   const { t } = useTranslation();
-  const disabled = locked && !can.liftWithheld(useSession());
+  const user = useSession();
+  const disabled = locked && !can.liftWithheld(user);
   const hint = disabled ? t('sourceEditor.withheldLocked') : undefined;
   return (
     <div className="source-wide source-withheld">
