@@ -36,6 +36,9 @@ describe('audit log routes', () => {
     expect(byRecord.headers['x-total-count']).toBe('3');
     const approve = byRecord.body[0];
     expect(approve).toMatchObject({ action: 'approve', actorId: admin.id, actorRole: 'admin', category: 'victims', recordId });
+    // "Who" by name (issue 52 item 20): the account's name as it is now, beside its id.
+    expect(approve.actorName).toBe(`${admin.firstName} ${admin.lastName}`);
+    expect(byRecord.body[2].actorName).toBe(`${contributor.firstName} ${contributor.lastName}`);
     expect(approve.changes.approved).toEqual({ before: false, after: true });
     expect(byRecord.body[1].changes.title).toEqual({ before: sampleFields(CATEGORIES.victims).title, after: 'Edited' });
 

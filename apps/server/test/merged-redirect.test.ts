@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_BASE, paths } from '@app/shared';
+import { API_BASE, MERGED_PARAM, paths } from '@app/shared';
 import { call } from './helpers';
 import { useTestApp } from './fixtures/app';
 
@@ -26,6 +26,8 @@ describe('merged records redirect to the kept record', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   const api = (id: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `${API_BASE}/victims/${id}`, headers });
+  /** The kept record's page, with the word that makes it say a record was merged into it. */
+  const keptPage = (id: string) => `${paths.detail('victims', id)}?${MERGED_PARAM}=1`;
   const page = (id: string) => t.app.inject({ method: 'GET', url: paths.detail('victims', id) });
   const readers = () => [
     { name: 'anonymous', headers: {} },
@@ -45,9 +47,9 @@ describe('merged records redirect to the kept record', () => {
     }
     const res = await page(merged);
     expect(res.statusCode).toBe(301);
-    expect(res.headers.location).toBe(paths.detail('victims', keep));
+    expect(res.headers.location).toBe(keptPage(keep));
     // An address spelled in capitals is the same record.
-    expect((await page(merged.toUpperCase())).headers.location).toBe(paths.detail('victims', keep));
+    expect((await page(merged.toUpperCase())).headers.location).toBe(keptPage(keep));
     // The kept record's own page and API address are read as before.
     expect((await api(keep)).statusCode).toBe(200);
     expect((await page(keep)).statusCode).toBe(200);
@@ -62,7 +64,7 @@ describe('merged records redirect to the kept record', () => {
     await merge(second, first);
     await merge(last, second);
     expect((await api(first)).headers.location).toBe(`${API_BASE}/victims/${last}`);
-    expect((await page(first)).headers.location).toBe(paths.detail('victims', last));
+    expect((await page(first)).headers.location).toBe(keptPage(last));
   });
 
   it('answers 404, as before, when nobody may read the kept record (trashed), and redirects again once it is restored', async () => {
@@ -84,7 +86,7 @@ describe('merged records redirect to the kept record', () => {
 
     expect((await call(t.app, { method: 'PUT', url: `${API_BASE}/trash/${keep}/restore`, headers: admin.auth })).status).toBe(200);
     expect((await api(merged)).statusCode).toBe(301);
-    expect((await page(merged)).headers.location).toBe(paths.detail('victims', keep));
+    expect((await page(merged)).headers.location).toBe(keptPage(keep));
   });
 
   it('leaves the addresses of other categories and of unknown records as they were', async () => {

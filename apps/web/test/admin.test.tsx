@@ -134,13 +134,16 @@ describe('/admin/trash and /admin/audit', () => {
 
   it('lists audit entries and the chain status; a row filters by its record', async () => {
     signIn('admin-1', 'admin');
-    const entry = { seq: 7, at: '2024-03-01T10:00:00.000Z', actorId: 'a1', actorRole: 'admin', action: 'approve', category: 'victims', recordId: '00000000-0000-4000-8000-0000000000b1', subject: 'Test victim', changes: { approved: {} } };
+    const entry = { seq: 7, at: '2024-03-01T10:00:00.000Z', actorId: 'a1', actorRole: 'admin', actorName: 'Test Admin Person', action: 'approve', category: 'victims', recordId: '00000000-0000-4000-8000-0000000000b1', subject: 'Test victim', changes: { approved: {} } };
     const fetchMock = mockFetch((url) => (url.pathname.endsWith('/audit/verify') ? json({ ok: true, entries: 7 }) : json([entry], 200, { 'x-total-count': '1' })));
     const user = userEvent.setup();
     renderScreen(<AuditPage />);
     expect(await screen.findByText('Audit chain intact: 7 entries checked.')).toBeInTheDocument();
     const row = screen.getAllByRole('row')[1]!;
     expect(row).toHaveTextContent('approve');
+    // Who: the person's name and role in words, not an id's first characters.
+    expect(within(row).getByRole('button', { name: 'Test Admin Person' })).toHaveAttribute('title', 'a1');
+    expect(within(row).getAllByRole('cell')[2]).toHaveTextContent('Test Admin Person (Admin)');
     // Each cell carries its column's heading, which a phone shows beside the value (a stacked table).
     const headings = screen.getAllByRole('columnheader').map((th) => th.textContent);
     expect(within(row).getAllByRole('cell').map((td) => td.getAttribute('data-label'))).toEqual(headings);

@@ -5,6 +5,8 @@ import { sourcesSchema, type Source } from '@app/shared';
 import { ApiError } from '../src/lib/api';
 import { emptyDraft, placeSourceError, serialiseSources, toDraft } from '../src/features/records/sourceDrafts';
 import { testRecord } from './fixtures';
+import { session } from '../src/lib/session';
+import { signIn } from './helpers';
 import { renderVictimForm, sentSources, sourceGroup } from './sourcesForm';
 
 /** The sources editor of the record form: what it sends, what it keeps of stored sources, where errors show. */
@@ -22,6 +24,21 @@ describe('sources editor', () => {
     expect(sentSources()).toEqual([WITNESS, REPORT]);
     // The same text the server parses back to the same list.
     expect(sourcesSchema.parse(JSON.stringify(sentSources()))).toEqual([WITNESS, REPORT]);
+  });
+
+  it('locks a stored withheld testimony for a contributor (only staff may make it public), not for an admin', () => {
+    signIn('contributor-1', 'contributor');
+    renderVictimForm(testRecord({ category: 'victims', sources: [WITNESS, REPORT] }));
+    const box = within(sourceGroup(1)).getByLabelText(/Withheld for the witness's safety/);
+    expect(box).toBeChecked();
+    expect(box).toBeDisabled();
+    expect(box).toHaveAccessibleDescription('Only an admin can make it public.');
+    expect(sentSources()).toEqual([WITNESS, REPORT]);
+    cleanup();
+    signIn('admin-1', 'admin');
+    renderVictimForm(testRecord({ category: 'victims', sources: [WITNESS, REPORT] }));
+    expect(within(sourceGroup(1)).getByLabelText(/Withheld for the witness's safety/)).toBeEnabled();
+    session.clear();
   });
 
   it('serialises drafts: empty inputs left out, the title always, withheld only for a witness', () => {

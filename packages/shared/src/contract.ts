@@ -115,6 +115,8 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actorId: z.string().nullable(),
   actorRole: z.string().nullable(),
+  /** The account's name as it is now (first and last), for the log's "Who"; null for the site itself or a removed account. */
+  actorName: z.string().nullable().optional(),
   action: z.string(),
   category: z.string().nullable(),
   recordId: z.string().nullable(),

@@ -61,9 +61,23 @@ export const duplicateCandidateSchema = duplicatePersonSchema.extend({
 });
 export type DuplicateCandidate = z.infer<typeof duplicateCandidateSchema>;
 
+/** What a record of a pair holds, i.e. what moves to the other when it is merged into it (the screen says so). */
+export const duplicateHoldingsSchema = z.object({
+  files: z.number(),
+  sources: z.number(),
+  /** Withheld witness testimonies among the sources: they move, readable by their author and staff only. */
+  withheldSources: z.number(),
+  /** Confirmed: merged into a record not confirmed, it confirms that record. */
+  confirmed: z.boolean(),
+});
+export type DuplicateHoldings = z.infer<typeof duplicateHoldingsSchema>;
+
+const pairPersonSchema = duplicatePersonSchema.extend({ holds: duplicateHoldingsSchema });
+export type DuplicatePairPerson = z.infer<typeof pairPersonSchema>;
+
 export const duplicatePairSchema = z.object({
-  first: duplicatePersonSchema,
-  second: duplicatePersonSchema,
+  first: pairPersonSchema,
+  second: pairPersonSchema,
   score: z.number(),
   nameSimilarity: z.number(),
   reasons: z.array(z.enum(DUPLICATE_REASONS)),

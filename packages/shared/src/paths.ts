@@ -1,6 +1,12 @@
 import { CATEGORY_ROUTES } from './categories/routes';
 import type { CategorySlug } from './categories/types';
 
+/**
+ * The query parameter a merged record's old address leads to the kept record's page with (`?merged=1`), so that page
+ * says why the reader is there; the page is cached apart with it (apps/server/src/modules/web/plugin.ts).
+ */
+export const MERGED_PARAM = 'merged';
+
 /** Web route paths, in one place so links and the router agree. */
 export const paths = {
   home: '/',

@@ -1,3 +1,5 @@
+import { withheldReaderOf, type Source } from './sources';
+
 /**
  * Roles and permissions. The server enforces these; the web app calls the same functions only to
  * decide which controls to show.
@@ -20,6 +22,14 @@ export const can = {
   /** Edit, delete, and delete one image: the owner, or admin/super. */
   modify: (actor: MaybeActor, record: { userId?: string | null }) =>
     Boolean(actor) && (isStaff(actor) || (typeof record.userId === 'string' && record.userId === actor!.id)),
+  /**
+   * A withheld testimony's details: staff, and its author (the record's owner unless a merge brought it from another
+   * record), whoever owns the record it is on now.
+   */
+  readWithheld: (actor: MaybeActor, record: { userId?: string | null }, source: Source) =>
+    isStaff(actor) || (Boolean(actor) && withheldReaderOf(source, record) === actor!.id),
+  /** Turning a withheld testimony public: staff only, not even its author (a witness's safety is staff's call). */
+  liftWithheld: isStaff,
   approve: isStaff,
   toggleAccess: isStaff,
   restore: isStaff,

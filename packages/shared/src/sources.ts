@@ -68,6 +68,12 @@ export interface Source {
   language?: string;
   note?: string;
   withheld?: true;
+  /**
+   * Who, besides staff, may read a withheld testimony's details, when it is not the record's owner: set by the server
+   * (never taken from a request) when a merge moves the testimony to another person's record, so that the merge
+   * widens nobody's reading (docs/duplicates.md). NO_WITHHELD_AUTHOR: staff only.
+   */
+  authorId?: string;
 }
 
 /** The fields of a source, in the order the schema lists them (and a stored source keeps them). */
@@ -127,6 +133,24 @@ export const sourcesSchema = z.unknown().transform((value, ctx): Source[] => {
 
 /** What the public is shown of a withheld testimony: that it exists, nothing of it. */
 export const WITHHELD_SOURCE: Source = { kind: 'witness', title: 'Witness testimony, withheld for the witness\'s safety', withheld: true };
+
+/** The `authorId` of a withheld testimony that came from a record with no owner: nobody but staff reads it. */
+export const NO_WITHHELD_AUTHOR = '00000000-0000-0000-0000-000000000000';
+
+/** The account that may read a withheld testimony's details besides staff: its author, else the record's owner. */
+export function withheldReaderOf(source: Source, record: { userId?: string | null }): string | null {
+  return source.authorId ?? record.userId ?? null;
+}
+
+/** Whether `source` is what a reader who may not read a withheld testimony is shown of it (sent back by an edit). */
+export function isWithheldPlaceholder(source: Source): boolean {
+  return (
+    source.withheld === true &&
+    source.kind === WITHHELD_SOURCE.kind &&
+    source.title === WITHHELD_SOURCE.title &&
+    !source.publisher && !source.date && !source.url && !source.language && !source.note
+  );
+}
 
 /** The sources as a reader who may not see withheld testimony is shown them. */
 export function publicSources(sources: readonly Source[] | null | undefined): Source[] {

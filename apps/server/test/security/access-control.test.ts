@@ -143,7 +143,7 @@ describe('access control matrix: every route as every caller, unseen records thr
     rows.push({ method: 'GET', path: `${API_BASE}/trash`, rule: (a) => can.restore(a), url: () => `${API_BASE}/trash` });
     rows.push({ method: 'PUT', path: `${API_BASE}/trash/{id}/restore`, rule: (a) => can.restore(a), needs: { category: victims, trashed: true }, url: (c) => `${API_BASE}/trash/${c.record._id}/restore` });
     rows.push({ method: 'DELETE', path: `${API_BASE}/trash/{id}`, rule: (a) => can.purge(a), needs: { category: victims, trashed: true }, url: (c) => `${API_BASE}/trash/${c.record._id}` });
-    for (const path of ['/audit', '/audit/verify']) rows.push({ method: 'GET', path: `${API_BASE}${path}`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}${path}` });
+    for (const path of ['/audit', '/audit/verify', '/audit/export']) rows.push({ method: 'GET', path: `${API_BASE}${path}`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}${path}` });
     rows.push({ method: 'POST', path: `${API_BASE}/audit/checkpoints`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}/audit/checkpoints` });
     rows.push({ method: 'GET', path: `${API_BASE}/media/verify`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}/media/verify` });
     rows.push({ method: 'GET', path: '/api/users/', rule: (a) => can.manageUsers(a), url: () => '/api/users/' });

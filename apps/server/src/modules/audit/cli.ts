@@ -3,10 +3,11 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Database } from '../../db';
 import type { AuditRow } from '../../db/schema';
-import { AuditService, GENESIS_HASH, entryHash } from '../../services/audit';
+import { GENESIS_HASH, entryHash } from '../../services/audit';
 import { checkTimestamps, keyIdOf, verifyChain, type SignedCheckpoint } from '../../services/audit-checkpoints';
 import { KEY_INTRODUCED } from '../../services/audit-keys';
 import { TimestampTrust } from '../../services/timestamping';
+import { chainLines, type ExportLine } from './chain-lines';
 
 /**
  * `audit:export <file>` writes the whole chain and its checkpoints as JSON lines; `audit:verify <file>` checks such a
@@ -14,57 +15,15 @@ import { TimestampTrust } from '../../services/timestamping';
  * the public key given (the one published at /.well-known/audit-key, kept by whoever checks).
  */
 
-type ExportLine = ({ type: 'entry' } & Omit<AuditRow, 'at'> & { at: string }) | ({ type: 'checkpoint' } & Omit<SignedCheckpoint, 'at'> & { at: string });
-
 async function exportChain(database: Database, file: string): Promise<{ entries: number; checkpoints: number }> {
   const out = createWriteStream(file, { flags: 'wx' });
-  const write = async (line: ExportLine) => {
-    if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
-  };
-  const audit = new AuditService(database.db);
-  let entries = 0;
-  let afterSeq = 0;
-  for (;;) {
-    const rows = await database.query<Record<string, unknown>>(
-      'select seq, at, actor_id, actor_role, action, category, record_id, subject, changes, prev_hash, hash from audit_log where seq > $1 order by seq limit 1000',
-      [afterSeq],
-    );
-    if (!rows.length) break;
-    for (const r of rows) {
-      await write({
-        type: 'entry',
-        seq: Number(r.seq),
-        at: new Date(r.at as string).toISOString(),
-        actorId: (r.actor_id as string | null) ?? null,
-        actorRole: (r.actor_role as string | null) ?? null,
-        action: r.action as string,
-        category: (r.category as string | null) ?? null,
-        recordId: (r.record_id as string | null) ?? null,
-        subject: (r.subject as string | null) ?? null,
-        changes: (typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes) as AuditRow['changes'],
-        prevHash: r.prev_hash as string,
-        hash: r.hash as string,
-      });
-      entries++;
-      afterSeq = Number(r.seq);
-    }
-  }
-  const checkpoints = await audit.listCheckpoints();
-  for (const c of checkpoints) {
-    await write({
-      type: 'checkpoint',
-      seq: c.seq,
-      hash: c.hash,
-      at: c.at.toISOString(),
-      keyId: c.keyId,
-      publicKey: c.publicKey,
-      signature: c.signature,
-      timestampToken: c.timestampToken,
-    });
+  const counts = { entries: 0, checkpoints: 0 };
+  for await (const text of chainLines(database, counts)) {
+    if (!out.write(text)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
-  return { entries, checkpoints: checkpoints.length };
+  return counts;
 }
 
 /** Reads an export: entries stream through the check; checkpoints are gathered first (they come last in the file). */

@@ -1,11 +1,49 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, auditChainReportSchema, auditEntrySchema, pageLimit, TOTAL_COUNT_HEADER, type AuditEntryDto } from '@app/shared';
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db';
+import { users } from '../../db/schema';
 import { refusals } from '../../errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
+import { chainLines } from './chain-lines';
 import { scheduleCheckpoints } from './schedule';
 import { auditQuery, checkpointDto, checkpointSchema } from './schemas';
+
+/** The names of the accounts a page of entries names, read in one statement (the entries keep the id only). */
+async function actorNames(db: Db, ids: (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (!wanted.length) return new Map();
+  const rows = await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, wanted));
+  return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`.trim()]));
+}
+
+/** GET /audit/export: the chain and its checkpoints for staff, streamed (docs/audit.md, "Checking the chain yourself"). */
+function registerExportRoute(fastify: FastifyInstance, staffOnly: ReturnType<FastifyInstance['requireRole']>): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    `${API_BASE}/audit/export`,
+    {
+      preHandler: staffOnly,
+      schema: {
+        tags: ['audit'],
+        summary: 'The whole audit chain and its signed checkpoints as NDJSON, to check with the steps of docs/audit.md (admin, super)',
+        description: 'One JSON object a line: every entry ({"type":"entry",...}) oldest first, then every checkpoint ({"type":"checkpoint",...}). Streamed.',
+        response: { 200: z.unknown().describe('application/x-ndjson: one entry or checkpoint a line'), ...refusals(400, 401, 403) },
+      },
+    },
+    async (_request, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-chain-${day}.ndjson"`)
+        .header('cache-control', PRIVATE_CACHE_CONTROL)
+        .send(Readable.from(chainLines(app.database)));
+    },
+  );
+}
 
 /** The audit log for admins: entries newest first, and a check of the hash chain. */
 const auditRoutes: FastifyPluginAsync = async (fastify) => {
@@ -28,8 +66,9 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
       const query = request.query;
       const limit = pageLimit(query);
       const { rows, total } = await app.audit.list({ limit, offset: query.offset ?? 0, recordId: query.recordId, actorId: query.actorId });
+      const names = await actorNames(app.db, rows.map((row) => row.actorId));
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', PRIVATE_CACHE_CONTROL);
-      return rows.map((row): AuditEntryDto => ({ ...row, at: row.at.toISOString() }));
+      return rows.map((row): AuditEntryDto => ({ ...row, at: row.at.toISOString(), actorName: (row.actorId && names.get(row.actorId)) ?? null }));
     },
   );
 
@@ -48,6 +87,8 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
       return app.audit.verify();
     },
   );
+
+  registerExportRoute(fastify, staffOnly);
 
   // Public on purpose: anyone may keep copies of the checkpoints and the key, which is what makes a rewritten or cut
   // chain detectable by people who do not trust the site's database. They name no person, only counts and hashes.

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { dataFields, getCategory, type Actor, type CategorySlug, type DismissBody, type MergeBody, type Source } from '@app/shared';
+import { dataFields, getCategory, NO_WITHHELD_AUTHOR, withheldReaderOf, type Actor, type CategorySlug, type DismissBody, type MergeBody, type Source } from '@app/shared';
 import type { Db, Tx } from '../../db';
 import { duplicateDismissals, media, records, type RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
@@ -55,6 +55,14 @@ function livePerson(row: RecordRow | undefined): RecordRow {
   return row;
 }
 
+/**
+ * The merged record's sources as they move: each withheld testimony names the one who read it there (its author, else
+ * that record's owner; nobody but staff when it had none), so the kept record's owner does not become its reader.
+ */
+function movedSources(merged: RecordRow): Source[] {
+  return merged.sources.map((source) => (source.withheld ? { ...source, authorId: withheldReaderOf(source, merged) ?? NO_WITHHELD_AUTHOR } : source));
+}
+
 /** The kept record's sources, then those only the merged record cites (the same source cited by both, once). */
 function sourcesOfBoth(kept: Source[], merged: Source[]): Source[] {
   const seen = new Set(kept.map((source) => JSON.stringify(source)));
@@ -89,9 +97,11 @@ export class DuplicateWrites {
         .set({ recordId: keepId, position: sql`${media.position} + ${(last?.position ?? 0) + 1}` })
         .where(and(eq(media.recordId, mergeId), isNull(media.removedAt)));
       const now = new Date();
-      const sources = sourcesOfBoth(keep.sources, merged.sources);
+      const sources = sourcesOfBoth(keep.sources, movedSources(merged));
       const incidentId = keep.incidentId ?? merged.incidentId;
-      await tx.update(records).set({ updatedAt: now, sources, incidentId }).where(eq(records.id, keepId));
+      // One record of the person confirmed is the person confirmed: the kept record takes the other's confirmation.
+      const confirmation = !keep.approved && merged.approved ? { approved: true, approvedBy: merged.approvedBy, approvedAt: merged.approvedAt } : {};
+      await tx.update(records).set({ updatedAt: now, sources, incidentId, ...confirmation }).where(eq(records.id, keepId));
       const [after] = await tx
         .update(records)
         .set({ deletedAt: now, deletedBy: actor.id, mergedInto: keepId })
@@ -102,6 +112,9 @@ export class DuplicateWrites {
       if (mergedFiles.length) keptChanges.images = { before: keptFilesBefore, after: [...keptFilesBefore, ...mergedFiles] };
       if (sources.length !== keep.sources.length) keptChanges.sources = { before: keep.sources, after: sources };
       if (incidentId !== keep.incidentId) keptChanges.incidentId = { before: keep.incidentId, after: incidentId };
+      if (confirmation.approved) keptChanges.approved = { before: false, after: true };
+      const withheldReaders = movedSources(merged).flatMap((source) => (source.withheld ? [source.authorId] : []));
+      if (withheldReaders.length) keptChanges.withheldReaders = { before: null, after: withheldReaders };
       await audit.append({ actor, action: 'merge', category: keep.category, recordId: keepId, subject: mergeId, changes: keptChanges }, tx);
       await audit.append(
         { actor, action: 'merged', category: merged.category, recordId: mergeId, subject: keepId, changes: bothVersions(merged, after!, mergedFiles) },

@@ -29,10 +29,21 @@ export function decodePairsCursor(text: string): PairsCursor | null {
   return m ? { score: Number(m[1]), first: m[2]!, second: m[3]! } : null;
 }
 
-type PairRow = { a: PersonRow; b: PersonRow; score: number; name_similarity: number; reasons: string[] };
+/** What moves with a record merged into another, read with it (the screen says what a merge moves). */
+const HOLDINGS_SQL = `(select count(*)::int from media m where m.record_id = r.id and m.removed_at is null) as files,
+  jsonb_array_length(r.sources) as sources,
+  (select count(*)::int from jsonb_array_elements(r.sources) s where s->>'withheld' = 'true') as withheld_sources, r.approved`;
+
+type HeldRow = PersonRow & { files: number; sources: number; withheld_sources: number; approved: boolean };
+type PairRow = { a: HeldRow; b: HeldRow; score: number; name_similarity: number; reasons: string[] };
+
+const heldPerson = (row: HeldRow) => ({
+  ...personOf(row),
+  holds: { files: row.files, sources: row.sources, withheldSources: row.withheld_sources, confirmed: row.approved },
+});
 
 export async function possibleDuplicates(db: Db, limit: number, cursor: PairsCursor | null): Promise<{ pairs: DuplicatePair[]; next: string | null }> {
-  const person = (column: string) => sql.raw(`(select row_to_json(x) from (select ${PERSON_COLUMNS_SQL} from records r where r.id = p.${column}) x)`);
+  const person = (column: string) => sql.raw(`(select row_to_json(x) from (select ${PERSON_COLUMNS_SQL}, ${HOLDINGS_SQL} from records r where r.id = p.${column}) x)`);
   const after = cursor ? sql`and (p.score, p.first, p.second) < (${cursor.score}, ${cursor.first}::uuid, ${cursor.second}::uuid)` : sql``;
   const rows = await rowsOf<PairRow & { first: string; second: string }>(
     db,
@@ -45,8 +56,8 @@ export async function possibleDuplicates(db: Db, limit: number, cursor: PairsCur
       order by p.score desc, p.first desc, p.second desc limit ${limit}`,
   );
   const pairs = rows.map((row) => ({
-    first: personOf(row.a),
-    second: personOf(row.b),
+    first: heldPerson(row.a),
+    second: heldPerson(row.b),
     score: Number(row.score) / 1000,
     nameSimilarity: Number(row.name_similarity) / 1000,
     reasons: DUPLICATE_REASONS.filter((r: DuplicateReason) => row.reasons.includes(r)),

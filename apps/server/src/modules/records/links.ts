@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import { can, incidentField, publicPoint, publicSources, type Actor, type CategoryDef, type IncidentRef, type RecordInput } from '@app/shared';
+import { can, incidentField, publicPoint, publicSources, WITHHELD_SOURCE, type Actor, type CategoryDef, type IncidentRef, type RecordInput, type Source } from '@app/shared';
 import { records, type RecordRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import type { Executor } from '../../db';
 
 /**
  * What a record's JSON says across its links (issue 39 items 1, 2 and 5), for one reader: the incident a person belongs
- * to, its sources (a withheld testimony's details for its editors only) and where it happened (rounded to its
+ * to, its sources (a withheld testimony's details for its author and staff only) and where it happened (rounded to its
  * precision for everyone but its editors). Also the checks of a write's links.
  */
 
@@ -33,7 +33,7 @@ export interface LinkViewer {
   keptApart: boolean;
 }
 
-/** May this reader see what only a record's editors see (withheld testimony, exact coordinates)? */
+/** May this reader see what only a record's editors see (exact coordinates)? */
 function isEditorOf(row: RecordRow, { reader, keptApart }: LinkViewer): boolean {
   return !keptApart && can.modify(reader, row);
 }
@@ -45,7 +45,7 @@ function isEditorOf(row: RecordRow, { reader, keptApart }: LinkViewer): boolean 
 export function linkFields(row: RecordRow, incident: IncidentJoin | null | undefined, who: LinkViewer): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const editor = isEditorOf(row, who);
-  out.sources = editor ? row.sources : publicSources(row.sources);
+  out.sources = who.keptApart ? publicSources(row.sources) : sourcesFor(row, who.reader);
   if (row.latitude !== null && row.longitude !== null && !editor) {
     const point = publicPoint(row.latitude, row.longitude, row.geoPrecision);
     out.latitude = point.latitude;
@@ -53,6 +53,14 @@ export function linkFields(row: RecordRow, incident: IncidentJoin | null | undef
   }
   if (row.incidentId !== null) Object.assign(out, incidentFields(row.incidentId, incident, who.reader));
   return out;
+}
+
+/**
+ * A withheld testimony's details go to staff and to its author (can.readWithheld), not to whoever edits the record: a
+ * merge may have brought it onto another contributor's record, and must not widen who reads it.
+ */
+function sourcesFor(row: RecordRow, reader: Actor | null): Source[] {
+  return row.sources.map((source) => (source.withheld && !can.readWithheld(reader, row, source) ? WITHHELD_SOURCE : source));
 }
 
 function incidentFields(incidentId: string, incident: IncidentJoin | null | undefined, reader: Actor | null): { incidentId: string | null; incident?: IncidentRef } {

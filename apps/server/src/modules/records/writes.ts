@@ -7,6 +7,7 @@ import {
   type CategoryDef,
   type CategorySlug,
   type RecordInput,
+  type Source,
 } from '@app/shared';
 import type { Db } from '../../db';
 import type { AuditService } from '../../services/audit';
@@ -18,6 +19,7 @@ import { diffFields } from '../../services/audit';
 import { asClientError, type BodyReader, type UploadPart } from './body';
 import { ImageWrites, assertMayModify } from './image-writes';
 import { checkLinks } from './links';
+import { settleWithheld } from './withheld';
 import { findRecord, liveMediaOf, lockRecord, type Tx } from './repository';
 
 /**
@@ -131,6 +133,9 @@ export class RecordWrites {
       schema.parse(body.fields);
       await this.storeUploads(tx, category, id, actor, pending, body.nextFile);
       const input = schema.parse(body.fields) as RecordInput;
+      if ('sources' in input && input.sources !== undefined) {
+        input.sources = settleWithheld(before.sources, (input.sources ?? []) as Source[], actor, before);
+      }
       await checkLinks(tx, category, input, before);
       const [after] = await tx
         .update(records)

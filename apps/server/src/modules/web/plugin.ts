@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
+import { MERGED_PARAM, filtersFromSearchParams, paths, searchFiltersSchema, searchQuerySchema, type BrandConfig } from '@app/shared';
 import type { Produced } from '../cache/cached-entry';
 import { cacheKey, type CacheKeyOptions } from '../cache/keys';
 import { normaliseSearchQuery } from '../search/reads';
@@ -14,10 +14,10 @@ import { createPrerenderer } from './prerender';
 import { renderShell, type MetaResolver, type PageMeta, type PageRedirect } from './shell';
 
 /**
- * The query parameters a public page reads (a list's page number, the massacres table view); any other, such as a
- * share link's `?utm_source=`, gets the same page from the same cache entry.
+ * The query parameters a public page reads (a list's page number, the massacres table view, a merged record's notice);
+ * any other, such as a share link's `?utm_source=`, gets the same page from the same cache entry.
  */
-const PAGE_PARAMS = ['page', 'view'] as const;
+const PAGE_PARAMS = ['page', 'view', MERGED_PARAM] as const;
 
 /**
  * The cache entry of a page: its path and PAGE_PARAMS. Pages that read the filters of the collection from their

@@ -93,14 +93,17 @@ function auditColumns(t: ReturnType<typeof useTranslation>['t'], language: strin
     { heading: t('admin.at'), cell: (row) => formatDateTime(row.at, language) },
     {
       heading: t('admin.actor'),
+      // The person's name (as the account has it now), which filters the log by them; their role then, in words.
       cell: (row) => (
         <span>
           {row.actorId ? (
-            <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })} aria-label={row.actorId} title={row.actorId}>
-              <code>{shortId(row.actorId)}</code>
+            <button type="button" className="link-button" onClick={() => setFilter({ recordId: '', actorId: row.actorId! })} title={row.actorId}>
+              {row.actorName ?? <code>{shortId(row.actorId)}</code>}
             </button>
-          ) : null}{' '}
-          {row.actorRole ?? ''}
+          ) : (
+            t('admin.siteActor')
+          )}
+          {row.actorRole ? ` (${t(`admin.roles.${row.actorRole}`, { defaultValue: row.actorRole })})` : ''}
         </span>
       ),
     },

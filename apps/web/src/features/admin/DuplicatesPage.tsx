@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { can, CATEGORIES, paths, type DuplicatePair, type DuplicatePerson } from '@app/shared';
+import { can, CATEGORIES, paths, type DuplicatePair, type DuplicatePairPerson } from '@app/shared';
 import { request, requestCursorPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
@@ -13,17 +13,105 @@ import './admin.css';
 /** Pairs per page. */
 const PAGE_SIZE = 50;
 
-type Answer = { kind: 'merge'; keep: DuplicatePerson; merge: DuplicatePerson } | { kind: 'dismiss'; pair: DuplicatePair };
+type Answer = { kind: 'merge'; keep: DuplicatePairPerson; merge: DuplicatePairPerson } | { kind: 'dismiss'; pair: DuplicatePair };
 
-/** One side of a pair: name, category, date, place, and a link to the record. */
-function Person({ person }: { person: DuplicatePerson }) {
+type T = ReturnType<typeof useTranslation>['t'];
+
+/** A person as the buttons' names and the question name them: the name, then what tells the two apart. */
+function describe(person: DuplicatePairPerson, t: T, language: string): string {
+  const facts = [t(CATEGORIES[person.category].singular), person.happenedOn ? formatDate(person.happenedOn, language) : null, person.woreda].filter(Boolean);
+  return `${person.fullName ?? person.title} (${facts.join(', ')})`;
+}
+
+/** What merging `from` into another moves: its files and sources (withheld testimonies named), its confirmation. */
+function holdings(person: DuplicatePairPerson, t: T): string {
+  const { files, sources, withheldSources, confirmed } = person.holds;
+  const parts = [t('duplicates.holds.files', { count: files }), t('duplicates.holds.sources', { count: sources })];
+  if (withheldSources) parts.push(t('duplicates.holds.withheld', { count: withheldSources }));
+  return [...parts, t(confirmed ? 'common.confirmed' : 'common.notConfirmed')].join(' · ');
+}
+
+/** One side of a pair: name, category, date, place, what it holds, and a link to the record. */
+function Person({ person }: { person: DuplicatePairPerson }) {
   const { t, i18n } = useTranslation();
   const facts = [t(CATEGORIES[person.category].singular), person.happenedOn ? formatDate(person.happenedOn, i18n.language) : null, person.woreda].filter(Boolean);
   return (
     <div className="duplicate-person">
       <Link to={paths.detail(person.category, person._id)}>{person.fullName ?? person.title}</Link>
       <span>{facts.join(' · ')}</span>
+      <span className="duplicate-holds">{holdings(person, t)}</span>
     </div>
+  );
+}
+
+/** The question before a merge: what moves from the merged record to the kept one, and what becomes of a testimony. */
+function mergeQuestion(keep: DuplicatePairPerson, merged: DuplicatePairPerson, t: T, language: string): string {
+  const { files, sources, withheldSources, confirmed } = merged.holds;
+  const lines = [t('duplicates.confirmMerge', { title: describe(keep, t, language), other: describe(merged, t, language) })];
+  lines.push(
+    files || sources
+      ? t('duplicates.moves', { what: [t('duplicates.holds.files', { count: files }), t('duplicates.holds.sources', { count: sources })].join(', ') })
+      : t('duplicates.movesNothing'),
+  );
+  if (withheldSources) lines.push(t('duplicates.withheldMoves', { count: withheldSources }));
+  if (confirmed && !keep.holds.confirmed) lines.push(t('duplicates.confirmationMoves'));
+  return lines.join('\n\n');
+}
+
+interface PairItemProps {
+  pair: DuplicatePair;
+  /** Its place in the list, counted from 1: the buttons' names say it. */
+  number: number;
+  busy: boolean;
+  onMerge: (keep: DuplicatePairPerson, merged: DuplicatePairPerson) => void;
+  onDismiss: () => void;
+}
+
+/** One pair: both records, why they may be one person, and the answers (merge keeping either, or not the same). */
+function PairItem({ pair, number, busy, onMerge, onDismiss }: PairItemProps) {
+  const { t, i18n } = useTranslation();
+  // Each button's name says its pair and which record it keeps (a list of pairs has many buttons of the same words).
+  const named = (key: string, kept: DuplicatePairPerson, other: DuplicatePairPerson) =>
+    t(key, { pair: number, kept: describe(kept, t, i18n.language), other: describe(other, t, i18n.language) });
+  return (
+      <li data-testid="duplicate-pair">
+        <div className="duplicate-sides">
+          <Person person={pair.first} />
+          <Person person={pair.second} />
+        </div>
+        <p className="duplicate-reasons">
+          {t('duplicates.likelihood', { percent: Math.round(pair.score * 100) })}: {pair.reasons.map((r) => t(`duplicates.reason.${r}`)).join(', ')}
+        </p>
+        <div className="admin-actions">
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            aria-label={named('duplicates.keepFirstNamed', pair.first, pair.second)}
+            onClick={() => onMerge(pair.first, pair.second)}
+          >
+            {t('duplicates.keepFirst')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            aria-label={named('duplicates.keepSecondNamed', pair.second, pair.first)}
+            onClick={() => onMerge(pair.second, pair.first)}
+          >
+            {t('duplicates.keepSecond')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy}
+            aria-label={named('duplicates.notSameNamed', pair.first, pair.second)}
+            onClick={onDismiss}
+          >
+            {t('duplicates.notSame')}
+          </button>
+        </div>
+      </li>
   );
 }
 
@@ -32,7 +120,7 @@ function Person({ person }: { person: DuplicatePerson }) {
  * either record) or marks it as two different people, after which it is never shown again (docs/duplicates.md).
  */
 export default function DuplicatesPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useSession();
   const queryClient = useQueryClient();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
@@ -56,8 +144,8 @@ export default function DuplicatesPage() {
     },
     onError: (err) => setFeedback({ ok: false, text: t('duplicates.failed', { message: err.message }) }),
   });
-  const merge = (keep: DuplicatePerson, other: DuplicatePerson) => {
-    if (window.confirm(t('duplicates.confirmMerge', { title: keep.fullName ?? keep.title }))) answer.mutate({ kind: 'merge', keep, merge: other });
+  const merge = (keep: DuplicatePairPerson, other: DuplicatePairPerson) => {
+    if (window.confirm(mergeQuestion(keep, other, t, i18n.language))) answer.mutate({ kind: 'merge', keep, merge: other });
   };
 
   const title = t('pages.duplicates');
@@ -76,27 +164,8 @@ export default function DuplicatesPage() {
       {pairs.isError ? <p role="alert">{t('duplicates.failed', { message: pairs.error.message })}</p> : null}
       {pairs.isSuccess && !list.length ? <p>{t('duplicates.empty')}</p> : null}
       <ol className="duplicate-pairs">
-        {list.map((pair) => (
-          <li key={`${pair.first._id}/${pair.second._id}`} data-testid="duplicate-pair">
-            <div className="duplicate-sides">
-              <Person person={pair.first} />
-              <Person person={pair.second} />
-            </div>
-            <p className="duplicate-reasons">
-              {t('duplicates.likelihood', { percent: Math.round(pair.score * 100) })}: {pair.reasons.map((r) => t(`duplicates.reason.${r}`)).join(', ')}
-            </p>
-            <div className="admin-actions">
-              <button type="button" className="btn" disabled={answer.isPending} onClick={() => merge(pair.first, pair.second)}>
-                {t('duplicates.keepFirst')}
-              </button>
-              <button type="button" className="btn" disabled={answer.isPending} onClick={() => merge(pair.second, pair.first)}>
-                {t('duplicates.keepSecond')}
-              </button>
-              <button type="button" className="btn btn-secondary" disabled={answer.isPending} onClick={() => answer.mutate({ kind: 'dismiss', pair })}>
-                {t('duplicates.notSame')}
-              </button>
-            </div>
-          </li>
+        {list.map((pair, index) => (
+          <PairItem key={`${pair.first._id}/${pair.second._id}`} pair={pair} number={index + 1} busy={answer.isPending} onMerge={merge} onDismiss={() => answer.mutate({ kind: 'dismiss', pair })} />
         ))}
       </ol>
       {pairs.hasNextPage ? (

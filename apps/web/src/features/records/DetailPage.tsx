@@ -1,6 +1,6 @@
 import { useTranslation } from '../../lib/i18n';
-import { Navigate, useParams } from 'react-router';
-import { dataFields, isUuid, paths, type CategoryDef, type RecordDto } from '@app/shared';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { MERGED_PARAM, dataFields, isUuid, paths, type CategoryDef, type RecordDto } from '@app/shared';
 import { Markdown } from '../../components/Markdown';
 import { NotFound } from '../../components/NotFound';
 import { PageTitle } from '../../components/PageTitle';
@@ -60,6 +60,7 @@ export default function DetailPage() {
   const { t, i18n } = useTranslation();
   const category = useCategoryFromPath();
   const { id = '' } = useParams();
+  const [search] = useSearchParams();
   const user = useSession();
   const wellFormed = isUuid(id);
   const { data: record, error, isPending, refetch } = useRecord(category.slug, id, wellFormed);
@@ -94,7 +95,8 @@ export default function DetailPage() {
 
   // A record merged into another (the same person recorded twice) is answered with the kept one (the API redirects):
   // the address becomes the kept record's.
-  if (record._id !== id.toLowerCase()) return <Navigate to={paths.detail(category.slug, record._id)} replace />;
+  // It says so there (MERGED_PARAM), as the server's redirect of the old page does.
+  if (record._id !== id.toLowerCase()) return <Navigate to={`${paths.detail(category.slug, record._id)}?${MERGED_PARAM}=1`} replace />;
   const shareUrl = `${brand.publicUrl}${paths.detail(category.slug, record._id)}`;
   const Details = viewOf(category).details;
   return (
@@ -111,6 +113,11 @@ export default function DetailPage() {
         </p>
         <RecordActions record={record} />
       </header>
+      {search.get(MERGED_PARAM) === '1' ? (
+        <p className="route-notice merged-notice" role="status">
+          {t('record.mergedHere')}
+        </p>
+      ) : null}
       <RecordMedia category={category} record={record} />
       {Details ? <Details record={record} /> : null}
       <IncidentLink record={record} />

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { SOURCE_KINDS, type FieldDef, type RecordDto, type Source } from '@app/shared';
+import { can, SOURCE_KINDS, type FieldDef, type RecordDto, type Source } from '@app/shared';
 import { FieldNotes, fieldAria, FormField } from '../../components/FormField';
 import { useTranslation } from '../../lib/i18n';
+import { useSession } from '../../lib/session';
 import { emptyDraft, placeSourceError, serialiseSources, toDraft, type PlacedSourceError, type SourceDraft, type SourceTextField } from './sourceDrafts';
 import './sources-editor.css';
 
@@ -142,7 +143,9 @@ function SourceFieldset({ draft, number, idBase, error, onChange, onRemove }: So
       {text('url', { type: 'url', inputMode: 'url' })}
       {text('language', { hint: t('sourceEditor.languageHint') })}
       {text('note', { wide: true })}
-      {draft.kind === 'witness' ? <WithheldBox id={`${idBase}-withheld`} checked={draft.withheld} error={withheldError} onChange={(withheld) => onChange(draft.key, { withheld })} /> : null}
+      {draft.kind === 'witness' ? (
+        <WithheldBox id={`${idBase}-withheld`} checked={draft.withheld} locked={draft.storedWithheld === true} error={withheldError} onChange={(withheld) => onChange(draft.key, { withheld })} />
+      ) : null}
       <div className="source-wide">
         <button type="button" className="btn btn-secondary" onClick={onRemove}>
           {t('sourceEditor.remove', { n: number })}
@@ -163,13 +166,24 @@ function SourceInput({ id, label, hint, error, wide, children }: { id: string; l
   );
 }
 
-/** Withholding a witness's testimony from the public: its details go to the record's editors only. */
-function WithheldBox({ id, checked, error, onChange }: { id: string; checked: boolean; error?: string; onChange: (checked: boolean) => void }) {
+/**
+ * Withholding a witness's testimony from the public: its details go to its author and the staff only. A testimony
+ * stored withheld is made public by staff only (the server refuses anyone else), so its box is locked for others.
+ */
+function WithheldBox({ id, checked, locked, error, onChange }: { id: string; checked: boolean; locked: boolean; error?: string; onChange: (checked: boolean) => void }) {
   const { t } = useTranslation();
+  const user = useSession();
+  const disabled = locked && !can.liftWithheld(user);
+  const hint = disabled ? t('sourceEditor.withheldLocked') : undefined;
   return (
     <div className="source-wide source-withheld">
-      <input {...fieldAria(id, { error })} type="checkbox" defaultChecked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input {...fieldAria(id, { error, hint })} type="checkbox" defaultChecked={checked} disabled={disabled} onChange={(e) => onChange(e.currentTarget.checked)} />
       <label htmlFor={id}>{t('sourceEditor.withheld')}</label>
+      {hint ? (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p className="field-error" id={`${id}-error`}>
           {error}

@@ -5,7 +5,10 @@ export const SOURCE_TEXT_FIELDS = ['title', 'publisher', 'date', 'url', 'languag
 export type SourceTextField = (typeof SOURCE_TEXT_FIELDS)[number];
 
 /** One source as the editor holds it: every input's text, and a key that stays with it when others are removed. */
-export type SourceDraft = { key: number; kind: SourceKind; withheld: boolean } & Record<SourceTextField, string>;
+export type SourceDraft = { key: number; kind: SourceKind; withheld: boolean; /** Stored withheld: only staff may lift it. */ storedWithheld?: boolean } & Record<
+  SourceTextField,
+  string
+>;
 
 /** What a new source starts as: a media report, the kind most records cite. */
 export const NEW_SOURCE_KIND: SourceKind = 'media';
@@ -19,7 +22,7 @@ export function toDraft(source: Source, key: number): SourceDraft {
   const draft = emptyDraft(key);
   const kind = SOURCE_KINDS.includes(source.kind) ? source.kind : 'other';
   for (const field of SOURCE_TEXT_FIELDS) draft[field] = typeof source[field] === 'string' ? source[field] : '';
-  return { ...draft, kind, withheld: source.withheld === true };
+  return { ...draft, kind, withheld: source.withheld === true, storedWithheld: source.withheld === true };
 }
 
 /** The drafts as the sources the server takes: the title always (so an empty one is refused, not dropped), other fields when filled. */
