@@ -39,9 +39,12 @@ function HitPlace({ category, record }: { category: CategoryDef; record: RecordD
   const place = [category.fields.find((f) => f.name === 'location'), category.fields.find((f) => f.kind === 'region')].find((f) => hasValue(record, f));
   if (!place) return null;
   return (
-    <span className="hit-place">
-      <FieldValue field={place} record={record} />
-    </span>
+    <>
+      <span aria-hidden="true"> · </span>
+      <span className="hit-place">
+        <FieldValue field={place} record={record} />
+      </span>
+    </>
   );
 }
 
@@ -63,9 +66,9 @@ export function RecordHit({ category, record, snippet, priority = false }: { cat
         </h2>
         <p className="hit-meta">
           <span className="hit-category">{t(category.singular)}</span>
+          <span aria-hidden="true"> · </span>
           <HitDate category={category} record={record} />
-          <HitPlace category={category} record={record} />
-          <PrivateMark record={record} />
+          <HitPlace category={category} record={record} /> <PrivateMark record={record} />
           <ConfirmedStatus category={category} record={record} />
         </p>
         {snippet}
