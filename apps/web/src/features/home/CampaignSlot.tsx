@@ -45,8 +45,7 @@ export function CampaignSlot() {
 
 /**
  * Until the form comes, its place: nearly the form's height (home.css), so its arrival, once the section is reached,
- * moves nothing on screen (the footer under "Loading..." jumped by the form's height: a layout shift of 0.18 on a
- * phone).
+ * moves nothing on screen (the footer under "Loading..." jumped by the form's height on a phone).
  */
 function CampaignPending() {
   return (
