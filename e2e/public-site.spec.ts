@@ -382,11 +382,14 @@ test.describe('public site', () => {
     await expect(page.getByTestId('viewer-previous')).toBeVisible();
   });
 
-  test('a non-public massacre sends signed-out visitors to the list', async ({ page, request }) => {
+  test('a non-public massacre tells signed-out visitors so at its address, with the way to the list', async ({ page, request }) => {
     const record = await createRecord(request, 'massacres', { title: 'Sample private massacre', description: 'Sample test record, not real data.' });
     const res = await request.put(`${API}/massacres/${record._id}/access`, { headers: await auth(request) });
     expect(res.ok()).toBe(true);
+    // The server's page, read as it arrives (issue 52 item 15); the app, where it runs, goes on to the list.
     await page.goto(`/massacres/${record._id}`);
+    await expect(page.getByText(/That record is not public, or its address is wrong/)).toBeVisible();
+    await page.getByRole('link', { name: 'Back to Massacres' }).click();
     await expect(page).toHaveURL(/\/massacres$/);
     await expect(page.getByTestId('page-title')).toHaveText(/^Massacres \(\d+\)$/);
   });

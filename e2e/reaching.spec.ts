@@ -118,14 +118,39 @@ test.describe('record addresses', () => {
     }
   });
 
-  test('a private record opened signed out goes to the list, which says the record is not public', async ({ page, request }) => {
+  test('a private or unknown massacre address says so at once, from the server, alike; the app goes on to the list', async ({ page, request, browser }) => {
     const superToken = await apiSignIn(request, SUPER.email, SUPER.password);
     const hidden = await apiCreate(request, superToken, 'massacres', { title: 'Test private massacre for the notice (test data)', description: 'Test data.' });
     const access = await request.put(`/api/v1.0.0/massacres/${hidden._id}/access`, { headers: { authorization: `Bearer ${superToken}` } });
     expect(access.status()).toBe(200);
-    await page.goto(`/massacres/${hidden._id}`);
+    const addresses = [`/massacres/${hidden._id}`, '/massacres/00000000-0000-4000-8000-000000000000'];
+    const answers: string[] = [];
+    for (const address of addresses) {
+      const answer = await request.get(address);
+      expect(answer.status(), address).toBe(404);
+      const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(await answer.text())![1]!;
+      expect(main, address).toContain('That record is not public, or its address is wrong.');
+      expect(main, address).not.toContain('Loading...');
+      answers.push(main);
+    }
+    // The same words for a private record and an unknown one: the page does not tell that a record exists.
+    expect(answers[0]).toBe(answers[1]);
+
+    // Without JavaScript: the notice and the way to the list.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const reader = await context.newPage();
+    await reader.goto(addresses[0]!);
+    await expect(reader.getByText('That record is not public, or its address is wrong.', { exact: false })).toBeVisible();
+    await reader.getByRole('link', { name: 'Back to Massacres' }).click();
+    await expect(reader).toHaveURL(/\/massacres$/);
+    await context.close();
+
+    // A reader whose page the app draws (here in Amharic) is sent on to the list, which says why.
+    await page.addInitScript(() => window.localStorage.setItem('lang', 'am'));
+    await page.goto(addresses[0]!);
     await expect(page).toHaveURL(/\/massacres$/);
-    await expect(page.getByTestId('route-notice')).toHaveText(/That record is not public/);
+    await expect(page.getByTestId('route-notice')).toHaveText(/ያ መዝገብ ይፋዊ አይደለም/);
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
 
   test("a record's title of five words or more is shown on its page", async ({ page, request }) => {

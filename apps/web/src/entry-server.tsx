@@ -13,7 +13,7 @@ import { ISLAND_STRINGS, ISLAND_STRINGS_ID, pickStrings } from './islands/pageSt
 import { ISLAND_MODULES, type IslandName } from './islands/registry';
 import { setApiTransport } from './lib/api';
 import { setBrand } from './lib/brand';
-import { takeNotFound } from './lib/pageStatus';
+import { takeNotFound, takeTitle } from './lib/pageStatus';
 import './lib/i18n';
 import en from './locales/en.json';
 
@@ -28,6 +28,8 @@ export interface RenderedPage {
   stateScript: string;
   /** The screens' source files (keys of the build manifest), whose chunks and styles the page links. */
   modules: string[];
+  /** The page's title (its heading's words) for the browser's tab, when the page names one. */
+  title?: string;
   /** 404 for an address the app has no screen for; the server also answers 404 when the page's record is missing. */
   status: number;
   /**
@@ -122,6 +124,7 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
   const page = () => {
     setBrand(brand);
     takeNotFound();
+    takeTitle();
     islands = new Set();
     collectIslands(islands);
     try {
@@ -143,9 +146,11 @@ async function renderPage(url: string, brand: BrandConfig): Promise<RenderedPage
     html = page();
   }
   const status = takeNotFound() ? 404 : (leaf.status ?? 200);
+  const title = takeTitle() ?? undefined;
   const modules = handles.map((h) => h.module);
   return {
     html,
+    title,
     stateScript: stateScript(dehydrate(queryClient)) + islandStringsScript(islands),
     modules,
     status,

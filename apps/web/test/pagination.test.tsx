@@ -22,3 +22,21 @@ describe('the pager', () => {
     expect(hrefs()).toEqual(['/massacres?view=table&page=2']);
   });
 });
+
+/** Issue 52 item 20: an old link to a page past the end. */
+describe('the pager past the end of a list', () => {
+  afterEach(cleanup);
+
+  it('says how far the list goes instead of "Page 99 of 1", and links the last page', () => {
+    renderScreen(<Pagination page={99} total={120} pageSize={50} onPage="address" />, { url: '/links?page=99' });
+    expect(screen.getByRole('navigation')).toHaveTextContent('There is no page 99: this list has 3 pages.');
+    expect(screen.queryByText(/Page 99 of/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Last page' })).toHaveAttribute('href', '/links?page=3');
+  });
+
+  it('a list of one page is "1 page"', () => {
+    renderScreen(<Pagination page={4} total={7} pageSize={50} onPage="address" />, { url: '/links?page=4' });
+    expect(screen.getByRole('navigation')).toHaveTextContent('There is no page 4: this list has 1 page.');
+    expect(screen.getByRole('link', { name: 'Last page' })).toHaveAttribute('href', '/links');
+  });
+});

@@ -1,8 +1,12 @@
 import { CATEGORIES } from '@app/shared';
 import { SearchView } from '../features/search/SearchView';
-import { RecordCard } from '../features/records/RecordCard';
+import { RecordHit } from '../features/records/RecordHit';
 
-/** /search: the search feature's page, each hit drawn as the records feature's card, as in the lists. */
+/** /search: the search feature's page, each hit drawn as the records feature's compact hit, with its snippet. */
 export default function SearchRoute() {
-  return <SearchView renderRecord={(record, index) => <RecordCard category={CATEGORIES[record.category]} record={record} priority={index === 0} />} />;
+  return (
+    <SearchView
+      renderRecord={(record, index, snippet) => <RecordHit category={CATEGORIES[record.category]} record={record} snippet={snippet} priority={index === 0} />}
+    />
+  );
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { showsTitleHeading } from '@app/shared';
 import { brand } from '../lib/brand';
+import { reportTitle } from '../lib/pageStatus';
 
 /**
  * Sets the document title and shows the title as a heading only when it has fewer than 5 words.
@@ -8,6 +9,7 @@ import { brand } from '../lib/brand';
  * what the page shows (a record's title block), which the rule about short page titles does not hide.
  */
 export function PageTitle({ title, className, alwaysShown = false }: { title: string; className?: string; alwaysShown?: boolean }) {
+  reportTitle(title);
   useEffect(() => {
     document.title = title ? `${title} | ${brand.siteName}` : brand.siteName;
   }, [title]);

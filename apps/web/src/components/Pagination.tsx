@@ -1,5 +1,6 @@
 import { useTranslation } from '../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
+import { reportNotFound } from '../lib/pageStatus';
 import './media.css';
 
 /** The page number lives in the URL (?page=2) so back/forward and shared links keep it. */
@@ -48,6 +49,10 @@ export function Pagination({ page, total, pageSize, onPage, keep = NO_PARAMS }: 
   const hrefOf = usePageHref(keep);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1 && page <= 1) return null;
+  const pastEnd = page > pages;
+  // A public list's page past its end (an old shared link) is no page: the server answers it 404, as search engines
+  // should drop it, and the pager says how far the list goes rather than "Page 99 of 1".
+  if (pastEnd && onPage === 'address') reportNotFound();
   const previous = Math.min(page - 1, pages);
   const step = (n: number, rel: 'prev' | 'next', label: string) =>
     onPage === 'address' ? (
@@ -61,8 +66,8 @@ export function Pagination({ page, total, pageSize, onPage, keep = NO_PARAMS }: 
     );
   return (
     <nav className="pagination" aria-label={t('record.pagination')}>
-      {page > 1 ? step(previous, 'prev', t('record.previousPage')) : null}
-      <span aria-current="page">{t('record.pageOf', { page, pages })}</span>
+      {page > 1 ? step(previous, 'prev', pastEnd ? t('record.lastPage') : t('record.previousPage')) : null}
+      {pastEnd ? <span>{t('record.pastEnd', { page, count: pages })}</span> : <span aria-current="page">{t('record.pageOf', { page, pages })}</span>}
       {page < pages ? step(page + 1, 'next', t('record.nextPage')) : null}
     </nav>
   );

@@ -16,3 +16,20 @@ export function takeNotFound(): boolean {
   notFound = false;
   return reported;
 }
+
+/**
+ * The page's title, as its heading names it (components/PageTitle.tsx), for the server's <title>: a reading page
+ * without the app never runs the effect that names the browser's tab. The first title of a render is the page's.
+ */
+let title: string | null = null;
+
+export function reportTitle(pageTitle: string): void {
+  if (typeof window === 'undefined' && title === null) title = pageTitle;
+}
+
+/** The title the last render reported, if any; clears it. */
+export function takeTitle(): string | null {
+  const reported = title;
+  title = null;
+  return reported;
+}

@@ -128,6 +128,9 @@ export default fp(
         }
       }
       const page = await prerenderer?.render(url);
+      // A page no resolver names (search, statistics, the 404 page...) has its heading in the browser's tab, as the app
+      // names it; the home page the site's name alone.
+      if (page?.title && pathname !== '/') meta = { ...meta, tabTitle: page.title };
       return { status: page?.status ?? 200, html: renderShell(template, meta, brand, page) };
     });
 

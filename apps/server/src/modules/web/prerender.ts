@@ -8,7 +8,7 @@ import type { PrerenderedBody } from './shell';
 /** The web app's server renderer (apps/web/src/entry-server.tsx), as the server sees it. */
 type Api = (url: string, init: RequestInit) => Promise<Response>;
 interface WebRenderer {
-  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number; islands?: string[] } | null>;
+  render(url: string, options: { brand: BrandConfig; api: Api }): Promise<{ html: string; stateScript: string; modules: string[]; status?: number; title?: string; islands?: string[] } | null>;
 }
 
 /** An answer of the site's own API, as the renderer reads it. */
@@ -28,7 +28,7 @@ interface PrerenderServices {
 }
 
 /** A rendered page and the status it is answered with. */
-type RenderedPage = PrerenderedBody & { status: number };
+type RenderedPage = PrerenderedBody & { status: number; title?: string };
 
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -130,7 +130,7 @@ export function createPrerenderer(services: PrerenderServices, options: { ssrDir
         const page = await (await load()).render(url, { brand: options.brand, api: apiFor(seen) });
         if (!page) return null;
         const status = seen.notFound ? 404 : (page.status ?? 200);
-        return { html: page.html, stateScript: page.stateScript, startScript, status, ...pageAssets(manifest, page.modules, page.islands) };
+        return { html: page.html, stateScript: page.stateScript, startScript, status, title: page.title, ...pageAssets(manifest, page.modules, page.islands) };
       } catch (err) {
         services.log.error({ err, url }, 'prerender failed: sending the page without its content');
         return null;

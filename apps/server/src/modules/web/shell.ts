@@ -9,6 +9,8 @@ export interface PageMeta {
   /** Absolute image URL for link previews. */
   image?: string;
   type?: 'website' | 'article';
+  /** The browser tab's name where the preview has no title of its own: the page's heading (link previews keep the site's). */
+  tabTitle?: string;
 }
 
 /** Resolves a page's link-preview data from its path; null when it has nothing specific (the default is used). */
@@ -51,7 +53,8 @@ function organization(brand: BrandConfig) {
  * that run no JavaScript see the right preview. The template holds `<!--app-head-->` where these go.
  */
 export function renderShell(template: string, meta: PageMeta, brand: BrandConfig, body?: PrerenderedBody | null): string {
-  const title = meta.title ? `${meta.title} | ${brand.siteName}` : brand.siteName;
+  const named = meta.title || meta.tabTitle;
+  const title = named ? `${named} | ${brand.siteName}` : brand.siteName;
   const tags = [
     `<title>${escapeHtml(title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,

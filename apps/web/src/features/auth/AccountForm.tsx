@@ -13,6 +13,21 @@ export function AccountPage({ title, children }: { title: string; children?: Rea
   );
 }
 
+/**
+ * A page whose message is its title (after sign-up, after asking for a reset): the title is long, so the heading rule
+ * hides it, and the message is then the page's text, with what to do next.
+ */
+export function AccountMessage({ title, hint }: { title: string; hint: string }) {
+  return (
+    <AccountPage title={title}>
+      <div className="account-message" data-testid="account-message">
+        <p className="account-message-lead">{title}</p>
+        <p>{hint}</p>
+      </div>
+    </AccountPage>
+  );
+}
+
 /** An account form: the errors that belong to no field, the fields, and the submit button (off while sending). */
 export function AccountForm({
   form,

@@ -1,8 +1,8 @@
 import { useTranslation } from '../../lib/i18n';
-import { AccountPage } from './AccountForm';
+import { AccountMessage } from './AccountForm';
 
 /** /activation-message: shown after sign-up. */
 export default function ActivationMessagePage() {
   const { t } = useTranslation();
-  return <AccountPage title={t('pages.activationMessage')} />;
+  return <AccountMessage title={t('pages.activationMessage')} hint={t('account.activationSentHint')} />;
 }

@@ -33,12 +33,24 @@ export function CampaignSlot() {
     <section ref={sectionRef} className="home-campaign" aria-labelledby="home-campaign-title" onFocus={nearNow} onPointerEnter={nearNow}>
       <h2 id="home-campaign-title">{t('home.campaignTitle')}</h2>
       {near ? (
-        <Suspense fallback={<Loading />}>
+        <Suspense fallback={<CampaignPending />}>
           <CampaignForm />
         </Suspense>
       ) : (
-        <Loading />
+        <CampaignPending />
       )}
     </section>
+  );
+}
+
+/**
+ * Until the form comes, its place: nearly the form's height (home.css), so its arrival, once the section is reached,
+ * moves nothing on screen (the footer under "Loading..." jumped by the form's height on a phone).
+ */
+function CampaignPending() {
+  return (
+    <div className="home-campaign-pending">
+      <Loading />
+    </div>
   );
 }

@@ -65,7 +65,8 @@ export default function DetailPage() {
   const wellFormed = isUuid(id);
   const { data: record, error, isPending, refetch } = useRecord(category.slug, id, wellFormed);
   const listName = t(`browse.${category.slug}`);
-  const notFound = <NotFound message={t('record.notFound')} back={{ to: paths.list(category.slug), label: t('record.backToList', { list: listName }) }} />;
+  const back = { to: paths.list(category.slug), label: t('record.backToList', { list: listName }) };
+  const notFound = <NotFound message={t('record.notFound')} back={back} />;
 
   // An address that cannot name a record is answered at once (and by the server with 404), without asking the API.
   if (!wellFormed) return notFound;
@@ -82,6 +83,9 @@ export default function DetailPage() {
     // Non-public massacres and events answer 404 to signed-out readers (as unknown ones do, so a private record's
     // existence is not told): they go to the list, which says why.
     if (missing && !user && category.hasAccessToggle) {
+      // The server (a reader without the app, or before it starts) says so at the address, at once; the app, which
+      // knows a signed-out reader from an editor, sends the reader on to the list with the same words.
+      if (typeof window === 'undefined') return <NotFound message={t('record.notPublic')} back={back} />;
       return <Navigate to={paths.list(category.slug)} replace state={{ notice: t('record.notPublic') }} />;
     }
     if (missing) return notFound;

@@ -54,7 +54,7 @@ function CardFacts({ category, record }: { category: CategoryDef; record: Record
 }
 
 /** The card's picture: the record's first image, or a video's poster (its copies are the video's variants). */
-function coverOf(record: RecordDto): MediaDto | undefined {
+export function coverOf(record: RecordDto): MediaDto | undefined {
   const still = record.images.find((m) => m.kind === 'image' || m.kind === 'poster');
   if (still) return still;
   const video = record.images.find((m) => m.kind === 'video' && m.posterUrl);

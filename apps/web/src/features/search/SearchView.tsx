@@ -34,12 +34,15 @@ function countFilters(filters: Partial<SearchFilters>): number {
   return many + (filters.from ? 1 : 0) + (filters.to ? 1 : 0) + (filters.confirmed ? 1 : 0);
 }
 
+/** Draws a hit's record, with the snippet of the words it was found by where the hit shows it. */
+type RenderRecord = (record: RecordDto, index: number, snippet: ReactNode) => ReactNode;
+
 /**
  * /search: words, facets and dates, all in the URL, so a search is a link to share and the back button returns to it.
  * The form is a plain GET form (it works before the app has started); the app applies each change at once.
- * `renderRecord` draws a hit's record (the records feature's card, combined with this one in app/).
+ * `renderRecord` draws a hit (the records feature's compact hit, combined with this one in app/).
  */
-export function SearchView({ renderRecord }: { renderRecord: (record: RecordDto, index: number) => ReactNode }) {
+export function SearchView({ renderRecord }: { renderRecord: RenderRecord }) {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const state = stateFromParams(params);
@@ -194,7 +197,7 @@ function SearchHits({ answer, refused, state, renderRecord }: {
   answer: SearchAnswer;
   refused: boolean;
   state: SearchState;
-  renderRecord: (record: RecordDto, index: number) => ReactNode;
+  renderRecord: RenderRecord;
 }) {
   const { t } = useTranslation();
   const { data, error, isPending, refetch } = answer;
@@ -215,8 +218,7 @@ function SearchHits({ answer, refused, state, renderRecord }: {
         {data.hits.map((hit, index) => (
           <li key={hit.record._id} className="search-hit">
             <AdoptLater>
-              {renderRecord(hit.record, index)}
-              <Snippet parts={hit.snippet} />
+              {renderRecord(hit.record, index, <Snippet parts={hit.snippet} />)}
             </AdoptLater>
           </li>
         ))}
