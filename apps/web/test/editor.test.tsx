@@ -48,6 +48,13 @@ describe('record form body', () => {
     expect([...body.keys()]).toEqual(expect.arrayContaining(['title', 'evidence', 'quantity', 'description']));
     expect(body.has('files[]')).toBe(false);
   });
+
+  it("keeps a victim's killing time in the form and in what it sends (issue 52 item 20)", () => {
+    renderWithProviders(<RecordForm category={CATEGORIES.victims} record={record({ category: 'victims', happenedOn: '2021-01-05T22:30:15' })} submitLabel="Submit" save={async () => undefined} onSaved={() => undefined} />);
+    expect(screen.getByLabelText('Killing date and time')).toHaveAttribute('value', '2021-01-05T22:30:15');
+    const sent = recordFormData(CATEGORIES.victims, document.querySelector('form')!).get('happenedOn');
+    expect(new Date(String(sent)).getTime()).toBe(new Date(2021, 0, 5, 22, 30, 15).getTime());
+  });
 });
 
 describe('owner actions', () => {

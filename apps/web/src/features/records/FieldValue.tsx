@@ -1,6 +1,6 @@
 import { useTranslation } from '../../lib/i18n';
 import { regionName, type FieldDef, type RecordDto } from '@app/shared';
-import { formatDate, formatDateTime } from '../../lib/dates';
+import { formatDate, formatDateTime, formatReportDate } from '../../lib/dates';
 
 /** Evidence and other link lists are stored joined by comma and one space. */
 export const splitLinks = (value: unknown): string[] =>
@@ -29,7 +29,11 @@ export function FieldValue({ field, record }: { field: FieldDef; record: RecordD
   switch (field.kind) {
     case 'date':
     case 'datetime': {
-      const date = field.kind === 'date' ? formatDate(String(value), i18n.language) : formatDateTime(String(value), i18n.language);
+      const date = field.shownWithTime
+        ? formatReportDate(String(value), i18n.language)
+        : field.kind === 'date'
+          ? formatDate(String(value), i18n.language)
+          : formatDateTime(String(value), i18n.language);
       const note = field.annotatedBy ? record[field.annotatedBy] : null;
       return <>{typeof note === 'string' && note ? `${date} (${note})` : date}</>;
     }
