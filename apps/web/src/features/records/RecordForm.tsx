@@ -6,7 +6,7 @@ import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
 import { choiceLabelKey } from './FieldValue';
-import { errorFor, recordFormData, uploadName } from './formData';
+import { errorFor, fieldProblems, recordFormData, uploadName } from './formData';
 import { IncidentPicker } from './IncidentPicker';
 import { SourcesEditor } from './SourcesEditor';
 import './editor.css';
@@ -17,7 +17,7 @@ interface RecordFormProps {
   /** Edit: the stored record, whose values prefill the inputs. */
   record?: RecordDto;
   submitLabel: string;
-  /** Asked with window.confirm before sending (video create). */
+  /** Asked with window.confirm before sending (video create), once the fields pass the server's checks. */
   confirmText?: string;
   /** Sends the body; rejects with ApiError on failure. */
   save: (body: FormData, onProgress: (percent: number) => void) => Promise<unknown>;
@@ -46,8 +46,16 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (pending || !formRef.current) return;
-    if (confirmText && !window.confirm(confirmText)) return;
     const body = recordFormData(category, formRef.current);
+    if (confirmText) {
+      const problems = fieldProblems(category, body, { editing: Boolean(record) });
+      if (problems) {
+        setErrors(problems);
+        setGeneral([t('editor.confirmVideoFixFirst')]);
+        return;
+      }
+      if (!window.confirm(confirmText)) return;
+    }
     const hasFiles = [...body.values()].some((v) => v instanceof File);
     setErrors({});
     setGeneral([]);
