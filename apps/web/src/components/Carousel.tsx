@@ -3,33 +3,16 @@ import { useTranslation } from '../lib/translate';
 import './media.css';
 
 /**
- * Several items shown one at a time with previous/next arrows and an "n/total" counter. Arrows move by one;
- * the left arrow is hidden at the first item and the right at the last, the focus then going to the other arrow (not
- * dropped on the page with the arrow it was on). Left/right arrow keys turn it while the focus is in it or on nothing
- * (the page itself), as the /images viewer's keys do; keys typed into a field are the field's.
- * A single item is shown as it is: no arrows, no "1/1".
+ * The carousel's moves: to an item (`move`), by its arrow keys, and where the focus goes after one: the pressed arrow,
+ * or the other one when the pressed one is hidden at an end.
  */
-export function Carousel<T>({
-  items,
-  label,
-  render,
-  extra,
-}: {
-  items: T[];
-  label: string;
-  render: (item: T, index: number) => ReactNode;
-  /** Controls for the current item (e.g. delete image). */
-  extra?: (item: T, index: number) => ReactNode;
-}) {
-  const { t } = useTranslation();
-  const [index, setIndex] = useState(0);
-  const current = Math.min(index, Math.max(items.length - 1, 0));
+function useCarouselMoves(current: number, count: number, setIndex: (index: number) => void) {
   const rootRef = useRef<HTMLElement>(null);
   const previousRef = useRef<HTMLButtonElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
   // The arrow to focus once the move is drawn: the one pressed, or the other when the pressed one is gone.
   const focusAfterMove = useRef<'previous' | 'next' | null>(null);
-  const last = items.length - 1;
+  const last = count - 1;
 
   const move = (to: number) => {
     if (to < 0 || to > last || to === current) return;
@@ -51,7 +34,7 @@ export function Carousel<T>({
   }, [current]);
 
   useEffect(() => {
-    if (items.length < 2) return;
+    if (count < 2) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
       const target = e.target as HTMLElement | null;
@@ -63,7 +46,33 @@ export function Carousel<T>({
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [items.length]);
+  }, [count]);
+  return { rootRef, previousRef, nextRef, move };
+}
+
+/**
+ * Several items shown one at a time with previous/next arrows and an "n/total" counter. Arrows move by one;
+ * the left arrow is hidden at the first item and the right at the last, the focus then going to the other arrow (not
+ * dropped on the page with the arrow it was on). Left/right arrow keys turn it while the focus is in it or on nothing
+ * (the page itself), as the /images viewer's keys do; keys typed into a field are the field's.
+ * A single item is shown as it is: no arrows, no "1/1".
+ */
+export function Carousel<T>({
+  items,
+  label,
+  render,
+  extra,
+}: {
+  items: T[];
+  label: string;
+  render: (item: T, index: number) => ReactNode;
+  /** Controls for the current item (e.g. delete image). */
+  extra?: (item: T, index: number) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const [index, setIndex] = useState(0);
+  const current = Math.min(index, Math.max(items.length - 1, 0));
+  const { rootRef, previousRef, nextRef, move } = useCarouselMoves(current, items.length, setIndex);
 
   if (items.length === 0) return null;
   const item = items[current]!;
@@ -76,7 +85,7 @@ export function Carousel<T>({
     );
   }
   const atFirst = current === 0;
-  const atLast = current === last;
+  const atLast = current === items.length - 1;
   return (
     <section ref={rootRef} className="carousel" aria-roledescription="carousel" aria-label={label} tabIndex={0}>
       <div className="carousel-item" aria-roledescription="slide" aria-label={t('record.imageOf', { n: current + 1, total: items.length })}>

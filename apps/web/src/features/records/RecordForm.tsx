@@ -29,6 +29,18 @@ interface RecordFormProps {
 const UPLOAD_DONE_PAUSE_MS = 500;
 
 /**
+ * Moves focus to the first field the server refused, so keyboard and screen-reader users land on it; in a group of
+ * inputs (the sources), to the input it marked.
+ */
+function useFocusOnFirstError(errors: Record<string, string>, category: CategoryDef, formId: string) {
+  useEffect(() => {
+    const first = category.fields.find((f) => errorFor(errors, f));
+    const element = first ? document.getElementById(`${formId}-${first.name}`) : null;
+    (element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? element)?.focus();
+  }, [errors, category, formId]);
+}
+
+/**
  * The one create/edit form of every category, generated from the registry (field kind -> input). Submitted with
  * native validation off: the server's field errors appear under their fields and the input is kept.
  */
@@ -47,15 +59,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     event.preventDefault();
     if (pending || !formRef.current) return;
     const body = recordFormData(category, formRef.current);
-    if (confirmText) {
-      const problems = fieldProblems(category, body, { editing: Boolean(record) });
-      if (problems) {
-        setErrors(problems);
-        setGeneral([t('editor.confirmVideoFixFirst')]);
-        return;
-      }
-      if (!window.confirm(confirmText)) return;
-    }
+    if (confirmText && !confirmedWhenValid(body, confirmText)) return;
     const hasFiles = [...body.values()].some((v) => v instanceof File);
     setErrors({});
     setGeneral([]);
@@ -76,6 +80,15 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     }
   };
 
+  /** The question asked only about a form the server would take; a refused one shows its field errors instead. */
+  const confirmedWhenValid = (body: FormData, question: string): boolean => {
+    const problems = fieldProblems(category, body, { editing: Boolean(record) });
+    if (!problems) return window.confirm(question);
+    setErrors(problems);
+    setGeneral([t('editor.confirmVideoFixFirst')]);
+    return false;
+  };
+
   const showFailure = (err: unknown) => {
     if (!(err instanceof ApiError)) {
       setGeneral([t('editor.saveFailed', { message: err instanceof Error ? err.message : String(err) })]);
@@ -87,13 +100,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     setGeneral(matched ? [t('editor.fixFields'), ...split.general] : [t('editor.saveFailed', { message: split.general[0] ?? err.message })]);
   };
 
-  // Move focus to the first field the server refused, so keyboard and screen-reader users land on it; in a group of
-  // inputs (the sources), to the input it marked.
-  useEffect(() => {
-    const first = category.fields.find((f) => errorFor(errors, f));
-    const element = first ? document.getElementById(`${formId}-${first.name}`) : null;
-    (element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? element)?.focus();
-  }, [errors, category, formId]);
+  useFocusOnFirstError(errors, category, formId);
 
   return (
     <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} onInput={askAgain} encType="multipart/form-data" aria-busy={pending}>
