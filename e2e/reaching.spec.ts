@@ -234,7 +234,7 @@ test.describe('writing to a representative', () => {
     const box = page.getByRole('combobox', { name: 'Find your representative' });
     await box.scrollIntoViewIfNeeded();
     await box.focus();
-    await expect(box).toHaveAttribute('placeholder', "Type your riding, electorate or member's name");
+    await expect(box).toHaveAccessibleDescription("Type your riding, electorate or member's name");
     await box.pressSequentially(rep.district);
     await expect(page.getByRole('listbox', { name: 'Representatives found' }).getByRole('option').first()).toContainText(rep.district);
     await box.press('Enter');

@@ -64,4 +64,20 @@ describe('audit log routes', () => {
     expect(broken.body.ok).toBe(false);
     expect(Number(broken.body.firstBrokenSeq)).toBe(Number(target!.seq));
   });
+
+  it('logs no published-date change for an edit that sends it back to the second, as the form does (issue 52 item 20)', async () => {
+    const { createdAt: _sent, ...fields } = sampleFields(CATEGORIES.victims, 'Second');
+    const id = (await call(t.app, { method: 'POST', url: `${API_BASE}/victims`, headers: contributor.auth, payload: fields })).body._id as string;
+    // Stored to the microsecond, as the database's now() does; the form's value is the same instant to the second.
+    await t.database.query(`update records set created_at = '2021-03-04T05:06:07.654321Z' where id = $1`, [id]);
+    const edit = (payload: Record<string, string>) => call(t.app, { method: 'PUT', url: `${API_BASE}/victims/${id}/edit`, headers: contributor.auth, payload });
+    const lastChanges = async () => (await call(t.app, { method: 'GET', url: `${API_BASE}/audit?recordId=${id}&limit=1`, headers: admin.auth })).body[0].changes;
+
+    expect((await edit({ createdAt: '2021-03-04T05:06:07+00:00', title: 'Second edited' })).status).toBe(200);
+    expect(Object.keys(await lastChanges())).toEqual(['title']);
+    expect((await call(t.app, { method: 'GET', url: `${API_BASE}/victims/${id}` })).body.createdAt).toBe('2021-03-04T05:06:07.654Z');
+
+    expect((await edit({ createdAt: '2021-03-04T05:06:08+00:00' })).status).toBe(200);
+    expect((await lastChanges()).createdAt).toEqual({ before: '2021-03-04T05:06:07.654Z', after: '2021-03-04T05:06:08.000Z' });
+  });
 });

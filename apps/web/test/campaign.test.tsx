@@ -365,7 +365,7 @@ describe('finding a representative by name', () => {
     renderWithApp(<CampaignForm />);
     await waitFor(() => expect(within(screen.getByLabelText('Country')).getByRole('option', { name: 'Canada' })).toBeInTheDocument());
     const box = screen.getByRole('combobox', { name: 'Find your representative' });
-    expect(box).toHaveAttribute('placeholder', "Type your riding, electorate or member's name");
+    expect(box).toHaveAccessibleDescription("Type your riding, electorate or member's name");
     await user.type(box, 'south');
     const options = within(screen.getByRole('listbox', { name: 'Representatives found' })).getAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['Sample District South Sample Member Two (Sample Province, Canada) · cannot be written to']);

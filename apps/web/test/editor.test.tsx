@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { CATEGORIES, type RecordDto } from '@app/shared';
 import '../src/lib/i18n';
@@ -47,6 +48,35 @@ describe('record form body', () => {
     const body = recordFormData(CATEGORIES.massacres, document.querySelector('form')!);
     expect([...body.keys()]).toEqual(expect.arrayContaining(['title', 'evidence', 'quantity', 'description']));
     expect(body.has('files[]')).toBe(false);
+  });
+
+  it('asks to confirm a video upload only once the fields pass the checks (issue 52 item 20)', async () => {
+    const user = userEvent.setup();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const save = vi.fn(async () => undefined);
+    renderWithProviders(<RecordForm category={CATEGORIES.videos} confirmText="Uploading the video" submitLabel="Submit" save={save} onSaved={() => undefined} />);
+    await user.type(screen.getByLabelText('Video link'), 'not a link');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.getByText('Nothing was uploaded: correct the fields marked below first.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Title')).toHaveFocus();
+    expect(screen.getByLabelText('Video link')).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(screen.getByLabelText('Title'), 'Sample video (test only)');
+    await user.type(screen.getByLabelText('Description'), 'Sample.');
+    await user.clear(screen.getByLabelText('Video link'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(confirm).toHaveBeenCalledWith('Uploading the video');
+    expect(save).not.toHaveBeenCalled();
+    confirm.mockRestore();
+  });
+
+  it("keeps a victim's killing time in the form and in what it sends (issue 52 item 20)", () => {
+    renderWithProviders(<RecordForm category={CATEGORIES.victims} record={record({ category: 'victims', happenedOn: '2021-01-05T22:30:15' })} submitLabel="Submit" save={async () => undefined} onSaved={() => undefined} />);
+    expect(screen.getByLabelText('Killing date and time')).toHaveAttribute('value', '2021-01-05T22:30:15');
+    const sent = recordFormData(CATEGORIES.victims, document.querySelector('form')!).get('happenedOn');
+    expect(new Date(String(sent)).getTime()).toBe(new Date(2021, 0, 5, 22, 30, 15).getTime());
   });
 });
 

@@ -18,19 +18,20 @@ const facts = () => {
 describe('record cards, from the registry', () => {
   afterEach(cleanup);
 
-  it("show a victim's card fields with their card labels and the incident date as a day", () => {
+  it("show a victim's card fields with their card labels and the killing date with its time (issue 52 item 20)", () => {
     render(
       <MemoryRouter>
         <RecordCard
           category={CATEGORIES.victims}
-          record={testRecordOf('victims', { fullName: 'Test Person', happenedOn: '2021-01-05T10:00:00.000Z', location: 'Test Town' })}
+          record={testRecordOf('victims', { fullName: 'Test Person', happenedOn: '2021-01-05T22:30:00', location: 'Test Town' })}
         />
       </MemoryRouter>,
     );
     const shown = Object.fromEntries(facts());
     // The form calls it "Full name"; the card says whose name it is.
     expect(shown.Victim).toBe('Test Person');
-    expect(Object.values(shown)).toContain('Jan 5, 2021');
+    // "ll hh:mm A" (decisions.md §1): when a person was killed is a moment, not a day.
+    expect(shown['Killing date and time']).toBe('Jan 5, 2021 10:30 PM');
   });
 
   it("show a massacre's incident date with its remark in brackets", () => {

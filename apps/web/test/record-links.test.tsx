@@ -1,16 +1,21 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WITHHELD_SOURCE } from '@app/shared';
-import { IncidentLink, SourcesList } from '../src/features/records/RecordLinks';
-import '../src/lib/i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CATEGORIES, WITHHELD_SOURCE } from '@app/shared';
+import { IncidentLink, IncidentPeople, SourcesList } from '../src/features/records/RecordLinks';
+import i18n from '../src/lib/i18n';
+import am from '../src/locales/am.json';
 import { testRecord } from './fixtures';
+import { json, mockFetch, renderScreen } from './helpers';
 
 /** Test records only: no real person or place. */
 const victim = (fields: Record<string, unknown>) => testRecord({ _id: '00000000-0000-4000-8000-000000000002', category: 'victims', userId: null, ...fields });
 
 describe("a record's links on its page", () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
 
   it('numbers the sources, a withheld testimony as withheld, then a massacre\'s evidence links', () => {
     render(
@@ -53,5 +58,23 @@ describe("a record's links on its page", () => {
       </MemoryRouter>,
     );
     expect(screen.queryByTestId('incident-link')).toBeNull();
+  });
+
+  it("counts a massacre's named victims by the language's plural rules (issue 52 item 20)", async () => {
+    const massacre = testRecord({ _id: '00000000-0000-4000-8000-000000000005', category: 'massacres', quantity: 10 });
+    const people = (n: number) => ({ total: n, counts: { victims: n }, people: Array.from({ length: n }, (_, i) => victim({ _id: `00000000-0000-4000-8000-00000000010${i}`, fullName: `Sample person ${i}` })) });
+    mockFetch(() => json(people(1)));
+    renderScreen(<IncidentPeople category={CATEGORIES.massacres} record={massacre} />);
+    expect((await screen.findByText(/reported killed/)).textContent).toBe('1 named victim of 10 reported killed');
+    cleanup();
+    mockFetch(() => json(people(2)));
+    renderScreen(<IncidentPeople category={CATEGORIES.massacres} record={{ ...massacre, _id: '00000000-0000-4000-8000-000000000006' }} />);
+    expect((await screen.findByText(/reported killed/)).textContent).toBe('2 named victims of 10 reported killed');
+    // Amharic's rules (CLDR): 0 and 1 take the singular, the rest the plural.
+    i18n.addResourceBundle('am', 'translation', am, true, true);
+    const tAm = i18n.getFixedT('am');
+    expect(tAm('links.namedOf', { count: 1, reported: 10 })).toBe('ከተዘገቡት 10 ሟቾች 1 በስም የታወቀ ተጎጂ');
+    expect(tAm('links.namedOf', { count: 3, reported: 10 })).toBe('ከተዘገቡት 10 ሟቾች 3 በስም የታወቁ ተጎጂዎች');
+    expect(tAm('links.named', { count: 0 })).toBe('0 በስም የታወቀ ተጎጂ');
   });
 });

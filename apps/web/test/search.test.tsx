@@ -1,4 +1,5 @@
 import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchResponse } from '@app/shared';
 import '../src/lib/i18n';
@@ -47,6 +48,20 @@ describe('search page', () => {
     expect(screen.getByTestId('search-total')).toHaveTextContent('About 21000 records found');
     expect(screen.getByTestId('search-estimated')).toHaveTextContent(/newest first/);
     expect(screen.getByTestId('facet-category')).toHaveTextContent('(≈21000)');
+  });
+});
+
+describe('search page by keyboard', () => {
+  it("leaves the focus on the results' heading after a search sent with Enter (issue 52 item 17)", async () => {
+    const user = userEvent.setup();
+    answer(response({}));
+    show();
+    expect(await screen.findByText('Test search hit (test data)')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Words or names'));
+    await user.type(screen.getByLabelText('Words or names'), 'otherword{Enter}');
+    const heading = screen.getByRole('heading', { name: '2 records found' });
+    expect(heading).toHaveFocus();
+    expect(heading).toHaveAttribute('id', 'search-results-heading');
   });
 });
 

@@ -13,6 +13,7 @@ export const SOURCES_MAX = 50;
 
 /** A day, a month or a year (ISO 8601 reduced precision): a report is often dated by its month only. */
 const SOURCE_DATE_RE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+const SOURCE_DATE_MESSAGE = 'Date must be YYYY, YYYY-MM or YYYY-MM-DD (such as 2021, 2021-03 or 2021-03-15)';
 /** Whether a source's date (a year, a month or a day) begins after today: a report cannot be dated ahead. */
 function isFutureSourceDate(date: string): boolean {
   const [year, month = 1, day = 1] = date.split('-').map(Number);
@@ -21,11 +22,12 @@ function isFutureSourceDate(date: string): boolean {
 /** A BCP 47 language tag, short form ("am", "en", "om", "ti", "en-GB"). */
 const LANGUAGE_RE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-const optionalText = (max: number) =>
+/** `tooLong` where a length alone would not tell the editor what to type (a date is a shape, not a number of letters). */
+const optionalText = (max: number, tooLong = `Must be at most ${max} characters`) =>
   z
     .string({ error: 'Must be text' })
     .trim()
-    .max(max, { error: `Must be at most ${max} characters` })
+    .max(max, { error: tooLong })
     .optional()
     .nullable()
     .transform((v) => (v ? v : undefined));
@@ -45,8 +47,8 @@ export const sourceSchema = z
     kind: z.enum(SOURCE_KINDS, { error: `Kind must be one of ${SOURCE_KINDS.join(', ')}` }),
     title: z.string({ error: 'Title is required' }).trim().min(1, { error: 'Title is required' }).max(300, { error: 'Title must be at most 300 characters' }),
     publisher: optionalText(200),
-    date: optionalText(10)
-      .refine((v) => v === undefined || SOURCE_DATE_RE.test(v), { error: 'Date must be YYYY, YYYY-MM or YYYY-MM-DD' })
+    date: optionalText(10, SOURCE_DATE_MESSAGE)
+      .refine((v) => v === undefined || SOURCE_DATE_RE.test(v), { error: SOURCE_DATE_MESSAGE })
       .refine((v) => v === undefined || !SOURCE_DATE_RE.test(v) || !isFutureSourceDate(v), { error: 'Date must not be in the future' }),
     url: optionalText(2000).refine((v) => v === undefined || isHttpUrl(v), { error: 'Link must start with http:// or https://' }),
     language: optionalText(20).refine((v) => v === undefined || LANGUAGE_RE.test(v), { error: 'Language must be a code such as am, en, om or ti' }),

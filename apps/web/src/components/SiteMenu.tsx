@@ -64,6 +64,30 @@ function useClosing(open: boolean, close: () => void, button: RefObject<HTMLButt
   }, [open, close, button, outside]);
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), select:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Holds Tab inside the open phone menu (its close button, then its links): the page behind its backdrop is covered,
+ * so a focus that walked out onto it would be on links nobody can see.
+ */
+function useFocusHeld(open: boolean, button: RefObject<HTMLButtonElement | null>, panel: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      // From 768px the menu is the header's row, not a panel over the page: nothing to hold.
+      if (e.key !== 'Tab' || !button.current || !panel.current || button.current.getClientRects().length === 0) return;
+      const inPanel = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+      const cycle = [button.current, ...inPanel];
+      const at = cycle.indexOf(document.activeElement as HTMLElement);
+      const next = at === -1 ? 0 : (at + (e.shiftKey ? -1 : 1) + cycle.length) % cycle.length;
+      e.preventDefault();
+      cycle[next]!.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, button, panel]);
+}
+
 /**
  * Closes an open part when the page shown changes (in the app, a link followed), not after the first render: on a
  * reading page the menu is adopted at the reader's first press (islands/start.tsx), whose opening a close run as the
@@ -146,6 +170,7 @@ export function SiteMenu({ current, reader, contactEmail, socialUrl }: SiteMenuP
   const close = useCallback(() => setOpen(false), []);
   useClosedOnNavigation(current, close);
   useClosing(open, close, toggleRef);
+  useFocusHeld(open, toggleRef, panelRef);
   useEffect(() => {
     if (open) panelRef.current?.querySelector<HTMLElement>('a, button')?.focus();
   }, [open]);

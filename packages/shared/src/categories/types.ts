@@ -36,6 +36,8 @@ export interface FieldDef {
   cardLabel?: string;
   /** Another field shown in brackets after this one's value (the remark after the happened-on date). */
   annotatedBy?: string;
+  /** A `date` whose time of day is part of the fact (when a victim was killed): shown "ll hh:mm A", not as a day. */
+  shownWithTime?: boolean;
   /** A date that may not be later than now (future-dates.ts: a few minutes of clock skew allowed, a day that has begun somewhere). */
   notInFuture?: boolean;
   /**

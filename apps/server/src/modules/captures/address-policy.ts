@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { networkErrorInWords } from './network-errors';
 
 /**
  * Which hosts the capture browser may reach. A cited link is typed by any contributor, so without this rule a record
@@ -153,8 +154,7 @@ export class AddressPolicy {
       } catch (err) {
         // Tried again like any other failure: a name that does not resolve now may resolve later (a site moving, a
         // resolver that failed to answer), and a refusal is kept for what the rule itself forbids.
-        const code = (err as NodeJS.ErrnoException).code ?? 'DNS error';
-        throw new Error(`the host ${host} could not be resolved (${code})`);
+        throw new Error(`the address of ${host} could not be looked up: ${networkErrorInWords(err)}`);
       }
     }
     if (!candidates.length) throw new Error(`the host ${host} has no address`);

@@ -3,6 +3,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { CaptureRefused, type AddressPolicy } from './address-policy';
+import { networkErrorInWords } from './network-errors';
 
 export const REFUSED_HEADER = 'x-capture-refused';
 /** Marks the proxy's own answer when the site could not be reached, so it is not taken for the site's page. */
@@ -136,7 +137,7 @@ export class GuardedProxy {
       },
     );
     upstream.on('error', (err) => {
-      const reason = `${url.host} could not be reached: ${(err as NodeJS.ErrnoException).code ?? err.message}`;
+      const reason = `${url.host} could not be reached: ${networkErrorInWords(err)}`;
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', [UPSTREAM_ERROR_HEADER]: encodeURIComponent(reason) }).end(reason);
       else res.destroy();
     });

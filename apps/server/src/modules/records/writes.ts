@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import {
   dataFields,
+  isDateKind,
   recordInputSchema,
   uploadFields,
   type Actor,
@@ -49,6 +50,23 @@ function columnValues(category: CategoryDef, input: RecordInput): Partial<Record
   // Columns that cannot be empty: a blank posted date keeps the stored one; blank sources are none.
   if (out.createdAt === null) delete out.createdAt;
   if (out.sources === null) out.sources = [];
+  return out as Partial<RecordRow>;
+}
+
+/**
+ * The edit form writes instants to the second (YYYY-MM-DDTHH:mm:ss, decisions.md §1) while the stored ones keep their
+ * milliseconds: a date sent back unchanged within its second keeps the stored instant, so an edit neither moves it
+ * (lists order by it) nor logs a change nobody made.
+ */
+function keepUnchangedInstants(category: CategoryDef, values: Partial<RecordRow>, before: RecordRow): Partial<RecordRow> {
+  const out = { ...values } as Record<string, unknown>;
+  const stored = before as unknown as Record<string, unknown>;
+  for (const field of dataFields(category)) {
+    const sent = out[field.name];
+    const kept = stored[field.name];
+    if (!isDateKind(field.kind) || !(sent instanceof Date) || !(kept instanceof Date)) continue;
+    if (Math.floor(sent.getTime() / 1000) === Math.floor(kept.getTime() / 1000)) delete out[field.name];
+  }
   return out as Partial<RecordRow>;
 }
 
@@ -139,7 +157,7 @@ export class RecordWrites {
       await checkLinks(tx, category, input, before);
       const [after] = await tx
         .update(records)
-        .set({ ...columnValues(category, input), updatedAt: new Date() })
+        .set({ ...keepUnchangedInstants(category, columnValues(category, input), before), updatedAt: new Date() })
         .where(eq(records.id, id))
         .returning();
       const filesAfter = await liveMediaOf(tx, id);

@@ -40,6 +40,10 @@ export function RepresentativeSearch({ directory, onPick }: { directory: Directo
   return (
     <div className="representative-search">
       <label htmlFor={`${id}-input`}>{t('campaign.findLabel')}</label>
+      {/* A hint under the label, not a placeholder: a phone's narrow box cut the placeholder off mid-sentence. */}
+      <p id={`${id}-hint`} className="field-hint">
+        {t('campaign.findHint')}
+      </p>
       <input
         id={`${id}-input`}
         type="search"
@@ -49,7 +53,7 @@ export function RepresentativeSearch({ directory, onPick }: { directory: Directo
         aria-expanded={shown}
         aria-controls={listId}
         aria-activedescendant={shown && matches[active] ? optionId(active) : undefined}
-        placeholder={t('campaign.findPlaceholder')}
+        aria-describedby={`${id}-hint`}
         value={query}
         onChange={(e) => {
           setQuery(e.target.value);

@@ -1,6 +1,7 @@
+import { Fragment } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { regionName, type FieldDef, type RecordDto } from '@app/shared';
-import { formatDate, formatDateTime } from '../../lib/dates';
+import { formatDate, formatDateTime, formatReportDate } from '../../lib/dates';
 
 /** Evidence and other link lists are stored joined by comma and one space. */
 export const splitLinks = (value: unknown): string[] =>
@@ -8,10 +9,28 @@ export const splitLinks = (value: unknown): string[] =>
 
 const isHttp = (url: string) => /^https?:\/\//i.test(url);
 
+/**
+ * An address shown so that it wraps between its parts, as style guides break them: after a slash, before a dot, a
+ * hyphen or the query's signs, never inside a word ("…/sample-te|st" in a narrow column).
+ */
+export function LinkText({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/)(?!\/)|(?=[.\-_?#&=+~])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function ExternalLink({ url }: { url: string }) {
   return isHttp(url) ? (
     <a href={url} target="_blank" rel="noopener noreferrer">
-      {url}
+      <LinkText url={url} />
     </a>
   ) : (
     <>{url}</>
@@ -29,7 +48,11 @@ export function FieldValue({ field, record }: { field: FieldDef; record: RecordD
   switch (field.kind) {
     case 'date':
     case 'datetime': {
-      const date = field.kind === 'date' ? formatDate(String(value), i18n.language) : formatDateTime(String(value), i18n.language);
+      const date = field.shownWithTime
+        ? formatReportDate(String(value), i18n.language)
+        : field.kind === 'date'
+          ? formatDate(String(value), i18n.language)
+          : formatDateTime(String(value), i18n.language);
       const note = field.annotatedBy ? record[field.annotatedBy] : null;
       return <>{typeof note === 'string' && note ? `${date} (${note})` : date}</>;
     }

@@ -2,7 +2,7 @@ import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths, type RecordDto } from '@app/shared';
 import { formatDate } from '../../lib/dates';
-import { splitLinks } from './FieldValue';
+import { LinkText, splitLinks } from './FieldValue';
 import { PrivateMark } from './PrivateMark';
 
 /**
@@ -57,7 +57,7 @@ export function MassacreTable({ records }: { records: RecordDto[] }) {
                         <li key={url}>
                           {/^https?:\/\//i.test(url) ? (
                             <a href={url} target="_blank" rel="noopener noreferrer">
-                              {url}
+                              <LinkText url={url} />
                             </a>
                           ) : (
                             url

@@ -6,7 +6,7 @@ import { toFormDateTime } from '../../lib/dates';
 import { fieldAria, FormAlert, FormField } from '../../components/FormField';
 import { DuplicateWarning, useDuplicateQuestion } from './DuplicateWarning';
 import { choiceLabelKey } from './FieldValue';
-import { errorFor, recordFormData, uploadName } from './formData';
+import { errorFor, fieldProblems, recordFormData, uploadName } from './formData';
 import { IncidentPicker } from './IncidentPicker';
 import { SourcesEditor } from './SourcesEditor';
 import './editor.css';
@@ -17,7 +17,7 @@ interface RecordFormProps {
   /** Edit: the stored record, whose values prefill the inputs. */
   record?: RecordDto;
   submitLabel: string;
-  /** Asked with window.confirm before sending (video create). */
+  /** Asked with window.confirm before sending (video create), once the fields pass the server's checks. */
   confirmText?: string;
   /** Sends the body; rejects with ApiError on failure. */
   save: (body: FormData, onProgress: (percent: number) => void) => Promise<unknown>;
@@ -27,6 +27,18 @@ interface RecordFormProps {
 
 /** How long a finished upload stays on screen at 100% before the page moves on. */
 const UPLOAD_DONE_PAUSE_MS = 500;
+
+/**
+ * Moves focus to the first field the server refused, so keyboard and screen-reader users land on it; in a group of
+ * inputs (the sources), to the input it marked.
+ */
+function useFocusOnFirstError(errors: Record<string, string>, category: CategoryDef, formId: string) {
+  useEffect(() => {
+    const first = category.fields.find((f) => errorFor(errors, f));
+    const element = first ? document.getElementById(`${formId}-${first.name}`) : null;
+    (element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? element)?.focus();
+  }, [errors, category, formId]);
+}
 
 /**
  * The one create/edit form of every category, generated from the registry (field kind -> input). Submitted with
@@ -46,8 +58,8 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (pending || !formRef.current) return;
-    if (confirmText && !window.confirm(confirmText)) return;
     const body = recordFormData(category, formRef.current);
+    if (confirmText && !confirmedWhenValid(body, confirmText)) return;
     const hasFiles = [...body.values()].some((v) => v instanceof File);
     setErrors({});
     setGeneral([]);
@@ -68,6 +80,15 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     }
   };
 
+  /** The question asked only about a form the server would take; a refused one shows its field errors instead. */
+  const confirmedWhenValid = (body: FormData, question: string): boolean => {
+    const problems = fieldProblems(category, body, { editing: Boolean(record) });
+    if (!problems) return window.confirm(question);
+    setErrors(problems);
+    setGeneral([t('editor.confirmVideoFixFirst')]);
+    return false;
+  };
+
   const showFailure = (err: unknown) => {
     if (!(err instanceof ApiError)) {
       setGeneral([t('editor.saveFailed', { message: err instanceof Error ? err.message : String(err) })]);
@@ -79,13 +100,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     setGeneral(matched ? [t('editor.fixFields'), ...split.general] : [t('editor.saveFailed', { message: split.general[0] ?? err.message })]);
   };
 
-  // Move focus to the first field the server refused, so keyboard and screen-reader users land on it; in a group of
-  // inputs (the sources), to the input it marked.
-  useEffect(() => {
-    const first = category.fields.find((f) => errorFor(errors, f));
-    const element = first ? document.getElementById(`${formId}-${first.name}`) : null;
-    (element?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? element)?.focus();
-  }, [errors, category, formId]);
+  useFocusOnFirstError(errors, category, formId);
 
   return (
     <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} onInput={askAgain} encType="multipart/form-data" aria-busy={pending}>

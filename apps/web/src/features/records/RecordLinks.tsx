@@ -44,7 +44,7 @@ export function IncidentPeople({ category, record }: { category: CategoryDef; re
     <section className="incident-people" aria-labelledby="incident-people-title" data-testid="incident-people">
       <h2 id="incident-people-title">{t('links.people')}</h2>
       {category.slug === 'massacres' ? (
-        <p className="named-count">{reported === null ? t('links.named', { named }) : t('links.namedOf', { named, reported })}</p>
+        <p className="named-count">{reported === null ? t('links.named', { count: named }) : t('links.namedOf', { count: named, reported })}</p>
       ) : null}
       {data.total === 0 ? <p>{t('links.noPeople')}</p> : null}
       {groups.map((slug) => (

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { dataFields, isDateKind, uploadFields, type CategoryDef, type FieldDef } from '@app/shared';
+import { dataFields, fieldErrors, isDateKind, recordInputSchema, uploadFields, type CategoryDef, type FieldDef } from '@app/shared';
 
 /** The multipart name of an upload field: several images go as `files[]`, single files as their name. */
 export const uploadName = (field: FieldDef) => (field.kind === 'images' ? 'files[]' : field.name);
@@ -35,4 +35,15 @@ export function recordFormData(category: CategoryDef, formElement: HTMLFormEleme
 /** The server's error for a field: upload fields may come back under their multipart name. */
 export function errorFor(errors: Record<string, string>, field: FieldDef): string | undefined {
   return errors[field.name] ?? errors[uploadName(field)];
+}
+
+/**
+ * The server's own check of the text fields (the shared schema), run before a question that promises an upload, so
+ * the video form asks "Uploading the video..." only about a form the server would take. Keyed by field name; null
+ * when nothing is wrong. The server checks again: this only spares an editor a confirmation of a refused form.
+ */
+export function fieldProblems(category: CategoryDef, body: FormData, { editing = false } = {}): Record<string, string> | null {
+  const text = Object.fromEntries([...body.entries()].filter(([, value]) => typeof value === 'string'));
+  const checked = recordInputSchema(category, { partial: editing }).safeParse(text);
+  return checked.success ? null : fieldErrors(checked.error);
 }

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useState } from 'react';
 import { appRuns, goTo } from '../../lib/navigate';
 import { useTranslation } from '../../lib/translate';
-import { rememberFilterFocus } from './filterFocus';
+import { filterFocusKept, RESULTS_HEADING_ID, rememberFilterFocus } from './filterFocus';
 
 const FILTERS_ID = 'search-filters';
 
@@ -22,13 +22,16 @@ function addressOf(form: HTMLFormElement): string {
 function useFiltersApplyAtOnce(): void {
   useLayoutEffect(() => {
     if (appRuns()) return;
-    // A keyboard reader who ticked a box finds the focus on it again on the new page, as in the app.
+    // A keyboard reader who ticked a box finds the focus on it again on the new page, as in the app; one who sent the
+    // words, on the results' heading.
     const focused = rememberFilterFocus(null);
     if (focused) document.getElementById(focused)?.focus();
     const form = document.getElementById(FILTERS_ID)?.closest('form');
     if (!form) return;
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
+      // A ticked box kept its own focus (onChange); the words or "Apply" leave it on the results' heading.
+      if (!filterFocusKept()) rememberFilterFocus(RESULTS_HEADING_ID);
       goTo(addressOf(form));
     };
     const onChange = (event: Event) => {

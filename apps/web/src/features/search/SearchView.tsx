@@ -9,6 +9,7 @@ import { useTranslation } from '../../lib/translate';
 import { Island } from '../../islands/Island';
 import { useSearch } from './api';
 import { FiltersToggle } from './FiltersToggle';
+import { RESULTS_HEADING_ID } from './filterFocus';
 import { paramsOfState, stateFromParams, toggled, type SearchState } from './params';
 import { DownloadLinks, FacetBoxes, Snippet, YearLinks, type ListFacet } from './SearchParts';
 import './search.css';
@@ -60,6 +61,8 @@ export function SearchView({ renderRecord }: { renderRecord: RenderRecord }) {
     const next = new URLSearchParams();
     for (const [name, value] of form) if (typeof value === 'string' && value.trim()) next.append(name, value);
     go({ ...stateFromParams(next), cursor: null });
+    // The words box is drawn anew with the answer (its key), which would drop the focus on the page.
+    document.getElementById(RESULTS_HEADING_ID)?.focus();
   };
   // Without an answer (a refused address), the picked values still show, so each can be taken back.
   const facets: SearchResponse['facets'] = data?.facets ?? { category: [], region: [], victimizer: [], killingType: [], year: [], confirmed: [] };
@@ -102,9 +105,11 @@ export function SearchView({ renderRecord }: { renderRecord: RenderRecord }) {
             </p>
           </div>
           <div className="search-results">
-            <p className="search-total" role="status" aria-live="polite" aria-atomic="true" data-testid="search-total">
-              {data ? t(data.estimated ? 'search.countEstimated' : 'search.count', { count: data.total }) : ''}
-            </p>
+            <div role="status" aria-live="polite" aria-atomic="true">
+              <h2 id={RESULTS_HEADING_ID} className="search-total" tabIndex={-1} data-testid="search-total">
+                {data ? t(data.estimated ? 'search.countEstimated' : 'search.count', { count: data.total }) : ''}
+              </h2>
+            </div>
             {data?.estimated ? <p className="search-note" data-testid="search-estimated">{t('search.estimatedNote')}</p> : null}
             <DownloadLinks filters={filters} />
             <SearchHits answer={{ data, error, isPending, refetch }} refused={Boolean(refused)} state={state} renderRecord={renderRecord} />

@@ -1,6 +1,12 @@
 const FOCUS_MARK = 'search-filter-focus:';
 
 /**
+ * The results' heading (their count), where a search sent from the form leaves the focus: the words box it was sent
+ * from is drawn anew with the answer, and a focus left on nothing would start a keyboard reader at the page's top.
+ */
+export const RESULTS_HEADING_ID = 'search-results-heading';
+
+/**
  * Keeps the id of the field that sent the search form for the next page (`id`), or takes the kept one (null). In the
  * tab's name, which the next page of this site reads for free: sessionStorage cost every search page a synchronous
  * trip to the browser process (about 13 ms of a page load's script time) to find nothing there in most visits. The

@@ -11,7 +11,7 @@ export const victims = {
   fields: [
     ...namedPersonFields,
     f.killingType,
-    { ...f.happenedOn, label: 'field.killedOn' },
+    { ...f.happenedOn, label: 'field.killedOn', shownWithTime: true },
     f.incidentId,
     f.description,
     f.sources,
