@@ -76,7 +76,7 @@ it('a staged upload is 0600, and a capture stored locally is 0600 in folders 070
 
   const storage = new LocalStorage(path.join(dir, 'media'));
   const capture = 'originals/captures/ab/abcdef00-0000-4000-8000-000000000000/snapshot.mhtml';
-  await storage.put(capture, Buffer.from('a capture (test)'), 'multipart/related');
+  await storage.put(capture, Buffer.from('a capture (test)'));
   expect(modeOf(path.join(dir, 'media', capture)).toString(8)).toBe('600');
   for (const folder of foldersUnder(path.join(dir, 'media', 'originals'))) expect(modeOf(folder).toString(8)).toBe('700');
   // The media folder itself is made as before: only originals/ is closed.
