@@ -54,7 +54,7 @@ describe('audit chain export, checked with the documented steps', () => {
     site = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     writeFileSync(path.join(dir, 'check-chain.mjs'), block('js'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it('is for staff only, streamed as NDJSON: every entry oldest first, then the checkpoints', async () => {
     expect((await call(t.app, { method: 'GET', url: `${API_BASE}/audit/export` })).status).toBe(401);

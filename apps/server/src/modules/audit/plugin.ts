@@ -20,8 +20,11 @@ async function actorNames(db: Db, ids: (string | null)[]): Promise<Map<string, s
   return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`.trim()]));
 }
 
-/** GET /audit/export: the chain and its checkpoints for staff, streamed (docs/audit.md, "Checking the chain yourself"). */
-function registerExportRoute(fastify: FastifyInstance, staffOnly: ReturnType<FastifyInstance['requireRole']>): void {
+/**
+ * What docs/audit.md's "Checking the chain yourself" fetches: the chain and its checkpoints (GET /audit/export, staff,
+ * streamed) and the key that signs the checkpoints (public).
+ */
+function registerCheckingRoutes(fastify: FastifyInstance, staffOnly: ReturnType<FastifyInstance['requireRole']>): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     `${API_BASE}/audit/export`,
@@ -42,6 +45,9 @@ function registerExportRoute(fastify: FastifyInstance, staffOnly: ReturnType<Fas
         .header('cache-control', PRIVATE_CACHE_CONTROL)
         .send(Readable.from(chainLines(app.database)));
     },
+  );
+  app.get('/.well-known/audit-key', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'application/x-pem-file; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${app.auditSigner.publicKeyPem}\n`),
   );
 }
 
@@ -88,7 +94,7 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
     },
   );
 
-  registerExportRoute(fastify, staffOnly);
+  registerCheckingRoutes(fastify, staffOnly);
 
   // Public on purpose: anyone may keep copies of the checkpoints and the key, which is what makes a rewritten or cut
   // chain detectable by people who do not trust the site's database. They name no person, only counts and hashes.
@@ -120,9 +126,6 @@ const auditRoutes: FastifyPluginAsync = async (fastify) => {
       const made = await app.audit.checkpoint();
       return reply.status(made ? 201 : 200).send(made ? checkpointDto(made) : null);
     },
-  );
-  app.get('/.well-known/audit-key', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('content-type', 'application/x-pem-file; charset=utf-8').header('cache-control', 'public, max-age=3600').send(`${app.auditSigner.publicKeyPem}\n`),
   );
 
   scheduleCheckpoints(app);
