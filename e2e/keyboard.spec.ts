@@ -20,6 +20,8 @@ async function createWithImages(request: APIRequestContext, slug: 'massacres' | 
   const form = new FormData();
   form.append('title', title);
   form.append('description', `Sample test record, not real data. ${WORD}`);
+  // A full row of the massacres table (a later test reads its first row's every cell).
+  if (slug === 'massacres') form.append('quantity', '1');
   for (const [i, file] of (await samplePngs(images)).entries()) {
     form.append('files[]', new Blob([new Uint8Array(readFileSync(file))], { type: 'image/png' }), `sample-${i}.png`);
   }

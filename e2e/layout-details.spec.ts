@@ -22,7 +22,7 @@ test.describe('layout details', () => {
     const token = await apiSignIn(request, SUPER.email, SUPER.password);
     const res = await request.post('/api/v1.0.0/massacres', {
       headers: { authorization: `Bearer ${token}` },
-      data: { title: 'Sample evidence wrapping massacre (test data)', caseNum: 'TEST-WRAP-1', description: 'Sample test record, not real data.', evidence: EVIDENCE },
+      data: { title: 'Sample evidence wrapping massacre (test data)', caseNum: 'TEST-WRAP-1', quantity: '1', description: 'Sample test record, not real data.', evidence: EVIDENCE },
     });
     expect(res.status(), await res.text()).toBe(201);
     for (const size of SIZES) {
