@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,15 @@ describe('the outbox line in the log', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Mail written to .*\.eml$/);
     for (const secret of ['example.test/resetpassword', 'SampleToken', 'sample.reader', 'Testsender']) expect(lines[0]).not.toContain(secret);
+    mail.close();
+  });
+
+  it('writes each mail readable by the site only (0600 in a 0700 folder): it names senders and holds reset links', async () => {
+    const { mail, outboxDir } = outboxService(false);
+    await mail.send(message);
+    const [file] = readdirSync(outboxDir);
+    expect((statSync(outboxDir).mode & 0o777).toString(8)).toBe('700');
+    expect((statSync(path.join(outboxDir, file!)).mode & 0o777).toString(8)).toBe('600');
     mail.close();
   });
 

@@ -88,12 +88,13 @@ export class MailService {
     const transport = await this.openTransport();
     const info = await transport.sendMail({ from: this.options.from, ...message });
     if (this.mode === 'smtp') return { messageId: info.messageId };
-    mkdirSync(this.options.outboxDir, { recursive: true });
+    // A letter names its sender and a reset link is as good as a password: readable by the site's own user only.
+    mkdirSync(this.options.outboxDir, { recursive: true, mode: 0o700 });
     const file = path.join(
       this.options.outboxDir,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
     );
-    writeFileSync(file, (info as unknown as { message: Buffer }).message);
+    writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     // Never the recipient; in production neither a link (a reset link is as good as a password) nor the subject (a
     // letter's names the sender). In development the console is how a local user follows them.
     if (this.options.showLinks) {
