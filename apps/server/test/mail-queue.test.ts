@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
 import { API_BASE } from '@app/shared';
 import { jobs, mailQueue } from '../src/db/schema';
 import { MAIL_RETRY_JOB } from '../src/services/mail-queue';
 import { call, createTestApp, type TestApp } from './helpers';
-import { linkToken, nextIp, uniqueEmail } from './users-mail-helpers';
+import { linkToken, nextIp, recordingSmtpServer, uniqueEmail, type ReceivedMail } from './users-mail-helpers';
 
 const PUBLIC_URL = 'https://mail-queue.example.test';
 
@@ -15,29 +15,16 @@ const PUBLIC_URL = 'https://mail-queue.example.test';
  * back on the same port: what a mail server does to the site in an outage.
  */
 async function flakySmtpPeer() {
-  const received: { to: string[]; raw: string }[] = [];
+  const received: ReceivedMail[] = [];
   let reply: 'accept' | 'tempfail' | 'reject' = 'accept';
   let port = 0;
   let server: SMTPServer | null = null;
   const up = async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onRcptTo(_address, _session, callback) {
-        if (reply === 'accept') return callback();
-        const err = Object.assign(new Error(reply === 'tempfail' ? 'Mailbox busy, try later' : 'No such mailbox here'), { responseCode: reply === 'tempfail' ? 451 : 550 });
-        callback(err);
-      },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        });
-      },
-    });
+    server = recordingSmtpServer(received, () =>
+      reply === 'accept'
+        ? null
+        : Object.assign(new Error(reply === 'tempfail' ? 'Mailbox busy, try later' : 'No such mailbox here'), { responseCode: reply === 'tempfail' ? 451 : 550 }),
+    );
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     port = (server.server.address() as AddressInfo).port;
   };

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 
 /** Test helpers of the account tests: a real SMTP peer, the outbox folder, and link extraction from raw messages. */
 
-interface ReceivedMail {
+export interface ReceivedMail {
   to: string[];
   raw: string;
 }
@@ -31,13 +31,19 @@ export async function waitFor<T>(probe: () => T | null | undefined, what: string
   }
 }
 
-/** An SMTP server on 127.0.0.1 and a free port, keeping every message it receives. */
-export async function startSmtpServer() {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
+/**
+ * A real SMTP peer keeping what it receives in `received`; `refusal`, when given, answers each recipient: null takes
+ * it, an error (with its `responseCode`) refuses it.
+ */
+export function recordingSmtpServer(received: ReceivedMail[], refusal?: () => (Error & { responseCode: number }) | null): SMTPServer {
+  return new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      const refused = refusal?.() ?? null;
+      callback(refused ?? undefined);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -47,6 +53,12 @@ export async function startSmtpServer() {
       });
     },
   });
+}
+
+/** An SMTP server on 127.0.0.1 and a free port, keeping every message it receives. */
+export async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  const server = recordingSmtpServer(received);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
