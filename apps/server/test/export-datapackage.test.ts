@@ -5,9 +5,10 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, type RecordDto } from '@app/shared';
+import { API_BASE } from '@app/shared';
 import { call } from './helpers';
 import { useTestApp } from './fixtures/app';
+import { createTestRecord } from './records-helpers';
 
 /**
  * datapackage.json against the official Frictionless profiles it declares (issue 52 item 5; the profiles' JSON Schemas
@@ -70,11 +71,7 @@ describe('datapackage.json and the files it describes', () => {
   const { t, editor, admin } = useTestApp({ editor: 'contributor', admin: 'admin' });
   let ip = 0;
 
-  async function create(category: string, fields: Record<string, unknown>): Promise<RecordDto> {
-    const res = await call(t.app, { method: 'POST', url: `${API_BASE}/${category}`, headers: editor.auth, payload: { description: 'Test data, not a real record.', ...fields } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
-  }
+  const create = (category: string, fields: Record<string, unknown>) => createTestRecord(t.app, editor.auth, category, fields);
 
   beforeAll(async () => {
     const massacre = await create('massacres', { title: 'Test massacre (test data)', quantity: 4, region: 'amhara', happenedOn: '2021-03-04T00:00:00', latitude: 11.5, longitude: 38.25, geoPrecision: 'town' });

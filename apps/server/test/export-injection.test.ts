@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, type RecordDto } from '@app/shared';
 import { csvRows } from '../src/modules/export/csv';
-import { call } from './helpers';
 import { useTestApp } from './fixtures/app';
+import { createTestRecord } from './records-helpers';
 
 /**
  * CSV injection (issue 52 item 1): a contributor's text that starts like a formula must come out of every CSV the site
@@ -30,11 +30,7 @@ describe('CSV exports neutralise spreadsheet formulas', () => {
   const titles: string[] = [];
   let ip = 0;
 
-  async function create(category: string, fields: Record<string, unknown>): Promise<RecordDto> {
-    const res = await call(t.app, { method: 'POST', url: `${API_BASE}/${category}`, headers: editor.auth, payload: { description: 'Test data, not a real record.', ...fields } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
-  }
+  const create = (category: string, fields: Record<string, unknown>) => createTestRecord(t.app, editor.auth, category, fields);
 
   beforeAll(async () => {
     for (const attack of ATTACKS) {

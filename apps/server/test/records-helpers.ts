@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { dataFields, type CategoryDef } from '@app/shared';
+import { expect } from 'vitest';
+import { API_BASE, dataFields, type CategoryDef, type RecordDto } from '@app/shared';
+import { call } from './helpers';
 
 /** Test-only helpers for the records API tests: multipart bodies, a small real image, sample field values. */
 
@@ -94,4 +97,11 @@ export function imageField(category: CategoryDef): string | null {
   if (category.media === 'image') return 'image';
   if (category.media === 'images') return 'files[]';
   return null;
+}
+
+/** A record created through the API (a JSON body) by `auth`, its description marking it as test data; asserts 201. */
+export async function createTestRecord(app: FastifyInstance, auth: Record<string, string>, category: string, fields: Record<string, unknown>): Promise<RecordDto> {
+  const res = await call(app, { method: 'POST', url: `${API_BASE}/${category}`, headers: auth, payload: { description: 'Test data, not a real record.', ...fields } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as RecordDto;
 }
