@@ -1,27 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { createMetrics } from './metrics';
-
-/** How long one dependency may take to answer /ready before it counts as down. */
-const CHECK_TIMEOUT_MS = 2000;
-
-/**
- * `failing`: the part answers but does not do its work (mail: mails wait for a retry); `full` and `not writable`: the
- * folders of the data directory where files are written (media/disk-check.ts).
- */
-type CheckResult = 'ok' | 'not configured' | 'unreachable' | 'failing' | 'full' | 'not writable';
-/** Mail `failing` is not here: it degrades the answer (200) instead of failing it. */
-const PASSING: readonly CheckResult[] = ['ok', 'not configured', 'failing'];
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
+import { PASSING, readyCheck, type CheckResult } from './ready-check';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -56,24 +36,7 @@ export default fp(
       done();
     });
 
-    // What each part answered the last probe: a part going down is logged once, and once again when it is back, not at
-    // every probe (a load balancer asks every second or so, and each line of an outage said the same).
-    const lastState = new Map<string, CheckResult>();
-    async function check(name: string, probe: () => Promise<unknown>): Promise<CheckResult> {
-      let state: CheckResult = 'ok';
-      let failure: unknown;
-      try {
-        await withTimeout(probe(), CHECK_TIMEOUT_MS);
-      } catch (err) {
-        state = (err as { readyState?: CheckResult }).readyState ?? 'unreachable';
-        failure = err;
-      }
-      const before = lastState.get(name);
-      lastState.set(name, state);
-      if (state !== 'ok' && before !== state) app.log.warn({ err: failure }, `ready check: ${name} ${state}`);
-      if (state === 'ok' && before !== undefined && before !== 'ok') app.log.warn(`ready check: ${name} answers again`);
-      return state;
-    }
+    const check = readyCheck(app.log);
 
     app.get('/ready', async (_request, reply) => {
       const redis = app.redis;
