@@ -26,7 +26,7 @@ export function execNode(args, cwd) {
     );
     process.exit(1);
   }
-  const child = spawn(node, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(node, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, SITE_WATCHES_PARENT: '1' } });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -94,15 +94,22 @@ export function closeOnSignals(app: FastifyInstance, database: Database, whatClo
   // Started by a wrapper that could not become this process (scripts/exec-node.mjs on a Node.js without execve): its
   // IPC channel closes when the wrapper goes, even by kill -9, and this process then stops as on SIGTERM rather than
   // keep the port with nobody left to stop it.
+  if (!watchesParent) return;
   process.on('disconnect', () => void shutdown('the process that started this one is gone'));
   if (parentGone) void shutdown('the process that started this one is gone');
 }
 
 // That channel alone must not keep a process running (a command of the CLI that is done), and the wrapper may go
 // before the server is up: closeOnSignals then stops it as soon as it can.
+// Only a process exec-node.mjs started watches its channel: any other one's (a test runner's worker) is not ours to
+// unref or to stop on.
+const watchesParent = process.env.SITE_WATCHES_PARENT === '1';
+delete process.env.SITE_WATCHES_PARENT;
 let parentGone = false;
-process.once('disconnect', () => (parentGone = true));
-process.channel?.unref();
+if (watchesParent) {
+  process.once('disconnect', () => (parentGone = true));
+  process.channel?.unref();
+}
 
 /** Runs an entry point's main; a failure of its start, or any error nothing handles later, is logged as JSON (fatal.ts) and ends it. */
 export function run(main: () => Promise<void>): void {
