@@ -1,4 +1,4 @@
-import { appReady, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { apiCreate, apiSignIn, createAdmin, createContributor, SUPER, sampleMp4, useToken } from './editor-helpers';
 
 /** Validation, permissions, approval, access, trash and audit as editors see them. */
@@ -65,9 +65,13 @@ test.describe('editor review screens', () => {
     await page.getByRole('button', { name: 'Public: make private' }).click();
     await expect(page.getByText('The record is now private.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Private: make public' })).toBeVisible();
+    // A signed-out visitor reads, at once and from the server, that the record is not public, with the way to the list.
     const visitor = await browser.newPage();
-    await visitor.goto(`/events/${event._id}`);
-    await appReady(visitor);
+    const answer = await visitor.goto(`/events/${event._id}`);
+    expect(answer?.status()).toBe(404);
+    await expect(visitor.getByText('That record is not public, or its address is wrong.')).toBeVisible();
+    await expect(visitor.getByText('Sample event to hide (test only)')).toHaveCount(0);
+    await visitor.getByRole('link', { name: 'Back to Events' }).click();
     await expect(visitor).toHaveURL(/\/events$/);
     await visitor.close();
     // The server renders pages as a signed-out visitor reads them: the private record is in none.
