@@ -53,7 +53,7 @@ test('link a victim to a massacre in the form, see it on both pages', async ({ p
   await page.goto(`/massacres/${massacre._id}`);
   const people = page.getByTestId('incident-people');
   await expect(people.getByRole('link', { name: victimName })).toHaveAttribute('href', `/victims/${victim._id}`);
-  await expect(people).toContainText('1 named victims of 7 reported killed');
+  await expect(people).toContainText('1 named victim of 7 reported killed');
 
   // Editing the victim shows the linked massacre by its title and date, not its id, and keeps it when saved.
   await page.goto(`/victims/edit/${victim._id}`);
