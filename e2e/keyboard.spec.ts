@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SUPER, apiSignIn, samplePngs } from './editor-helpers';
-import { expect, test, type APIRequestContext, type Page } from './fixtures';
+import { appReady, expect, test, type APIRequestContext, type Page } from './fixtures';
 
 /**
  * The site by keyboard alone (issue 52 item 17): the open phone menu holds the focus, a carousel's arrows hand it on
@@ -74,6 +74,8 @@ test.describe('by keyboard', () => {
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
         await page.goto(`/${slug}/${id}`);
+        // The arrows answer keys once the page's islands have started (before that, Enter on one does nothing).
+        await appReady(page);
         const carousel = page.getByRole('region', { name: 'Images' });
         const counter = page.getByTestId('carousel-counter');
         const next = carousel.getByRole('button', { name: 'Next' });
