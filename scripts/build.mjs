@@ -27,7 +27,7 @@ const SOURCES = [
   'apps/web',
 ];
 /** Not read by a build: outputs, installed packages, tests. */
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'dist-ssr', 'test', 'coverage', '.vite']);
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'dist-ssr', 'test', 'coverage', '.vite', '.generated']);
 const isTest = (name) => /\.test\.[cm]?[jt]sx?$/.test(name);
 
 function* files(root, relative) {

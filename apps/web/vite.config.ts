@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { ethiopicFaces } from './build/ethiopic-faces.ts';
 
 /**
  * The code is written against React's API. The production build runs it on preact/compat, React's API in about
@@ -116,7 +117,7 @@ const SHARED_CHUNKS = {
  * preact/compat as the browser and its HTML is what the browser's first render produces.
  */
 export default defineConfig(({ command, mode, isSsrBuild }) => ({
-  plugins: [react()],
+  plugins: [react(), ethiopicFaces(import.meta.dirname)],
   resolve: {
     alias: command === 'build' && mode !== 'react' ? preactAliases : {},
   },
