@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 const PROJECT_NODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../node_modules/.bin/node');
 
-export function execNode(args, cwd) {
+export function execNode(args, cwd, env = process.env) {
   process.chdir(cwd);
-  if (typeof process.execve === 'function') process.execve(process.execPath, [process.execPath, ...args], process.env);
+  if (typeof process.execve === 'function') process.execve(process.execPath, [process.execPath, ...args], env);
   const node = existsSync(PROJECT_NODE) ? realpathSync(PROJECT_NODE) : null;
   if (!node || node === realpathSync(process.execPath)) {
     console.error(
@@ -26,7 +26,7 @@ export function execNode(args, cwd) {
     );
     process.exit(1);
   }
-  const child = spawn(node, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, SITE_WATCHES_PARENT: '1' } });
+  const child = spawn(node, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...env, SITE_WATCHES_PARENT: '1' } });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

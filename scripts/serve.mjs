@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execNode } from './exec-node.mjs';
-import { SITE_NODE_FLAGS } from './node-flags.mjs';
+import { SITE_NODE_FLAGS, withSiteEnvironment } from './node-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -19,7 +19,7 @@ export function serve() {
     console.error(`${path.relative(ROOT, ENTRY)} is missing: build the site first (npm run build, or npm start, which builds when needed).`);
     process.exit(1);
   }
-  execNode([...SITE_NODE_FLAGS, ENTRY, ...process.argv.slice(2)], SERVER_DIR);
+  execNode([...SITE_NODE_FLAGS, ENTRY, ...process.argv.slice(2)], SERVER_DIR, withSiteEnvironment(process.env));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) serve();

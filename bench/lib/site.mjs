@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SITE_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { SITE_NODE_FLAGS, withSiteEnvironment } from '../../scripts/node-flags.mjs';
 import { freePort, stop, track, waitForHttp } from './proc.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -44,7 +44,7 @@ export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) 
   const child = track(
     spawn(process.execPath, [...SITE_NODE_FLAGS, 'apps/server/dist/main.js'], {
       cwd: root,
-      env: {
+      env: withSiteEnvironment({
         ...process.env,
         NODE_ENV: 'production',
         MAIL_OUTBOX: 'true',
@@ -58,7 +58,7 @@ export async function startSite({ dataDir, databaseUrl, logFile, root = ROOT }) 
         LOG_LEVEL: 'warn',
         // The bench reads the response cache's size from /metrics (footprint).
         METRICS_TOKEN,
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

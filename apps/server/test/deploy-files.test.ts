@@ -292,8 +292,19 @@ describe("the site's Node.js flags", () => {
     expect((JSON.parse(read('apps/server/package.json')) as { scripts: Record<string, string> }).scripts.start).toBeUndefined();
     expect(read('Dockerfile')).toContain('CMD ["node", "scripts/serve.mjs"]');
     expect(read('playwright.config.ts')).toContain("command: 'node scripts/serve.mjs'");
-    expect(read('scripts/serve.mjs')).toContain("import { SITE_NODE_FLAGS } from './node-flags.mjs'");
-    expect(read('bench/lib/site.mjs')).toContain("import { SITE_NODE_FLAGS } from '../../scripts/node-flags.mjs'");
+    expect(read('scripts/serve.mjs')).toContain("import { SITE_NODE_FLAGS, withSiteEnvironment } from './node-flags.mjs'");
+    expect(read('bench/lib/site.mjs')).toContain("import { SITE_NODE_FLAGS, withSiteEnvironment } from '../../scripts/node-flags.mjs'");
+  });
+
+  it("come with the site's environment, which an operator's own setting overrides", async () => {
+    const { SITE_ENVIRONMENT, withSiteEnvironment } = (await import(pathToFileURL(path.join(ROOT, 'scripts/node-flags.mjs')).href)) as {
+      SITE_ENVIRONMENT: Record<string, string>;
+      withSiteEnvironment: (env: Record<string, string | undefined>) => Record<string, string | undefined>;
+    };
+    expect(SITE_ENVIRONMENT.MALLOC_ARENA_MAX).toBe('2');
+    expect(withSiteEnvironment({ PORT: '1' })).toEqual({ ...SITE_ENVIRONMENT, PORT: '1' });
+    expect(withSiteEnvironment({ MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8');
+    expect(read('scripts/serve.mjs')).toContain('withSiteEnvironment(process.env)');
   });
 });
 

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import decompress from 'wawoff2/decompress.js';
+import { Worker } from 'node:worker_threads';
 import { escapeHtml } from '@app/shared';
 
 /**
@@ -15,6 +14,33 @@ import { escapeHtml } from '@app/shared';
  */
 
 const WEIGHTS = [400, 700] as const;
+
+/**
+ * The WOFF2 files as TrueType, decompressed in a thread of their own: wawoff2 is an Emscripten module whose
+ * WebAssembly memory (16 MB) stays for as long as its module is loaded, which in the site's process was for ever (a
+ * sixth of the idle server's heap, for a job that runs once per capture browser). The thread's end frees it.
+ */
+function decompressWoff2(files: string[]): Promise<Uint8Array[]> {
+  const resolve = createRequire(import.meta.url).resolve;
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { readFileSync } = require('node:fs');
+    const decompress = require(workerData.decompress);
+    Promise.all(workerData.files.map((file) => decompress(readFileSync(file)))).then(
+      (fonts) => parentPort.postMessage({ fonts }),
+      (err) => parentPort.postMessage({ error: String(err && err.message || err) }),
+    );`;
+  return new Promise((done, fail) => {
+    const worker = new Worker(source, { eval: true, workerData: { decompress: resolve('wawoff2/decompress.js'), files } });
+    worker.once('message', (answer: { fonts?: Uint8Array[]; error?: string }) => {
+      void worker.terminate();
+      if (answer.fonts) done(answer.fonts);
+      else fail(new Error(answer.error ?? 'the font could not be decompressed'));
+    });
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the font thread ended (${code}) before it answered`)));
+  });
+}
 
 export interface CaptureFonts {
   /** What the browser's environment adds. */
@@ -30,10 +56,8 @@ export async function captureFonts(log?: { warn: (msg: string) => void }): Promi
   let dir: string | null = null;
   try {
     dir = mkdtempSync(path.join(os.tmpdir(), 'capture-fonts-'));
-    for (const weight of WEIGHTS) {
-      const woff2 = await readFile(resolve(`@fontsource/noto-sans-ethiopic/files/noto-sans-ethiopic-ethiopic-${weight}-normal.woff2`));
-      writeFileSync(path.join(dir, `NotoSansEthiopic-${weight}.ttf`), await decompress(woff2));
-    }
+    const fonts = await decompressWoff2(WEIGHTS.map((weight) => resolve(`@fontsource/noto-sans-ethiopic/files/noto-sans-ethiopic-ethiopic-${weight}-normal.woff2`)));
+    WEIGHTS.forEach((weight, i) => writeFileSync(path.join(dir!, `NotoSansEthiopic-${weight}.ttf`), fonts[i]!));
     // The cache of this folder in it (the first cache folder is the one written: not the host's, where each start's
     // folder would leave one more file), the host's configuration (its fonts, its rules), then this folder.
     const hostConfig = process.env.FONTCONFIG_FILE ?? '/etc/fonts/fonts.conf';
