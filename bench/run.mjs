@@ -15,6 +15,10 @@ import { runExport } from './lib/phase-export.mjs';
 import { runCluster } from './lib/phase-cluster.mjs';
 import { runStats } from './lib/phase-stats.mjs';
 import { runDuplicatesPart } from './lib/phase-duplicates.mjs';
+import { runEvidence } from './lib/phase-evidence.mjs';
+import { runMirror, runPageWeight } from './lib/phase-mirror.mjs';
+import { runTestimony } from './lib/phase-testimony.mjs';
+import { runImports } from './lib/phase-imports.mjs';
 import { LIGHTHOUSE_BROWSERS } from './lib/web.mjs';
 import { createPgDatabase, dbTask, dropPgDatabase, ensurePgDatabase } from './lib/data.mjs';
 import { killAll, run, which } from './lib/proc.mjs';
@@ -33,15 +37,21 @@ const opts = (() => {
 
 if (opts.help) {
   console.log(`npm run bench -- [options]
-  --only=http,queries,search,stats,footprint,web   parts to run (default: all six; stats: GET /statistics and the
-                            /statistics page uncached)
+  --only=http,queries,search,stats,footprint,web,testimony   parts to run (default: all seven; stats: GET /statistics
+                            and the /statistics page uncached; testimony: a 50 MB video through the sealed intake)
+  --only=mirror             the static mirror at the largest size (npm run admin -- mirror): time, peak memory, a second run
   --only=export             the whole collection streamed as CSV and NDJSON: rows/s and memory (not part of the default)
   --only=cluster            server processes behind a retrying proxy on PostgreSQL and Redis: one, two, and two
                             restarted in turn under load (needs --pg's server and Redis; not part of the default)
   --cluster-seconds=30      seconds of mixed load per cluster run
+  --only=imports            a CSV of sample victims checked and written by the import job: seconds, rows/s, memory,
+                            and list reads during the write (targets: <= 60 s check and >= 2,000 rows/s at 100k)
   --only=duplicates         duplicate people: the form's check (p50/p95/p99, target <= 50 ms p95 at 1M) and the
                             admins' pairs, on people of its own (not part of the default)
   --dup-scan-seconds=60     seconds the duplicates part scans people for pairs before measuring
+  --only=evidence           an incident's evidence package (200 people, 500 originals, 50 captures) streamed: MB/s
+                            against the disk's read rate, peak memory; then verify-package (not part of the default)
+  --evidence-mb=200         the originals' total size in MB for --only=evidence (the issue's figure: 2000)
   --redis=redis://...       the Redis of the cluster part (default REDIS_URL or redis://127.0.0.1:6379)
   --sizes=1000,100000       record counts (default 1000,100000; with --pg also 1000000)
   --pg[=postgres://...]     a PostgreSQL server of your own instead of the embedded one (default URL postgres://postgres@127.0.0.1:5432/test;
@@ -165,6 +175,7 @@ async function main() {
           const site = await startSite(siteOptions);
           try {
             results.queries[size] = await runQueries({ site, sql, runs: opts.runs, authorization: await signedInReader({ site, dataDir, databaseUrl }) });
+            (results.pageWeight ??= {})[size] = await runPageWeight({ site });
           } finally {
             await site.stop();
           }
@@ -226,9 +237,28 @@ async function main() {
         await site.stop();
       }
     }
+    if (opts.only.includes('mirror')) {
+      const size = opts.sizes.at(-1);
+      if (!results.seed[size]) results.seed[size] = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
+      results.mirror = await runMirror({ dataDir, databaseUrl, size });
+    }
+    if (opts.only.includes('testimony')) {
+      results.testimony = runTestimony({ root: path.resolve(import.meta.dirname, '..') });
+    }
+    if (opts.only.includes('imports')) {
+      const size = opts.sizes.at(-1);
+      if (!results.seed[size]) results.seed[size] = await dbTask({ action: 'seed', size, dataDir, databaseUrl, mediaEvery: 20 });
+      const site = await startSite({ dataDir, databaseUrl, logFile: path.join(work, 'site.log') });
+      try {
+        results.imports = await runImports({ site, size, work, dataDir, databaseUrl });
+      } finally {
+        await site.stop();
+      }
+    }
     if (opts.only.includes('duplicates')) {
       results.duplicates = await runDuplicatesPart({ sizes: opts.sizes, dataDir, databaseUrl, logFile: path.join(work, 'site.log'), scanS: opts.dupScanSeconds });
     }
+    if (opts.only.includes('evidence')) results.evidence = await runEvidence({ mb: opts.evidenceMb });
     if (opts.only.includes('cluster')) {
       results.cluster = await runCluster({ work, pgUrl: opts.pgUrl, redisUrl: opts.redisUrl, durationS: opts.clusterSeconds, connections: opts.connections });
     }

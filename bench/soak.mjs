@@ -11,6 +11,7 @@ import http from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { siteWorkDir, startSite } from './lib/site.mjs';
+import { fetchCall, staffSignIn } from './lib/staff-sign-in.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const SECONDS = arg('seconds', 60);
@@ -60,9 +61,8 @@ const recordBody = (n) => ({
 
 let exitCode = 0;
 try {
-  const signin = await request('POST', '/api/users/signin', { body: { email: process.env.INITIAL_SUPER_EMAIL, password: process.env.INITIAL_SUPER_PASSWORD } });
-  if (signin.status !== 200) throw new Error(`sign-in failed: ${signin.status} ${signin.body}`);
-  const auth = { authorization: `Bearer ${JSON.parse(signin.body.toString()).token}` };
+  const token = await staffSignIn(fetchCall(site.url), process.env.INITIAL_SUPER_EMAIL, process.env.INITIAL_SUPER_PASSWORD);
+  const auth = { authorization: `Bearer ${token}` };
   const ids = [];
   for (let i = 0; i < 200; i++) {
     const res = await request('POST', `${API}/victims`, { body: recordBody(i), headers: auth });

@@ -1,8 +1,8 @@
 import { expect, test } from './fixtures';
-import { TEST_PASSWORD, linkFromOutbox, uniqueEmail } from './editor-helpers';
+import { TEST_PASSWORD, approveByEmail, linkFromOutbox, uniqueEmail } from './editor-helpers';
 
 test.describe('accounts', () => {
-  test('sign up, activate from the e-mailed link, sign in, see Dashboard and Logout, log out', async ({ page }) => {
+  test('sign up, activate from the e-mailed link, wait for approval, then sign in, see Dashboard and Logout, log out', async ({ page, request }) => {
     const email = uniqueEmail('signup');
     await page.goto('/signup');
     await expect(page.getByText('Use an email connected with a gravatar image.')).toBeVisible();
@@ -11,6 +11,8 @@ test.describe('accounts', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
     await page.getByLabel('Confirm password').fill(TEST_PASSWORD);
+    await page.getByLabel('Organisation (optional)').fill('Sample Test Association');
+    await page.getByLabel('Why do you want to contribute? (optional)').fill('Test: documenting sample records.');
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect(page).toHaveURL(/\/activation-message$/);
     await expect(page).toHaveTitle(/An activation link has been sent to your email/);
@@ -18,6 +20,15 @@ test.describe('accounts', () => {
     const link = await linkFromOutbox(email, 'activation');
     await page.goto(link);
     await expect(page).toHaveTitle(/Your account has been activated, sign in to your account/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    // Activated but not approved: the account waits for an administrator (accounts.spec.ts approves one on screen).
+    await expect(page).toHaveURL(/\/account\/pending$/);
+    await expect(page.getByTestId('pending-account')).toContainText("Your account is waiting for an administrator's approval.");
+    await approveByEmail(request, email);
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/signin$/);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -68,6 +79,7 @@ test.describe('accounts', () => {
     const link = await linkFromOutbox(email, 'activation');
     const activated = await request.post(`/api/users${link}`);
     expect(activated.status()).toBe(200);
+    await approveByEmail(request, email);
     await page.goto('/victims/edit/00000000-0000-4000-8000-000000000000');
     await expect(page).toHaveURL(/\/signin\?next=/);
     await page.getByLabel('Email').fill(email);
@@ -82,6 +94,7 @@ test.describe('accounts', () => {
       data: { firstName: 'Sample', lastName: 'Reset', email, password: TEST_PASSWORD, password2: TEST_PASSWORD },
     });
     await request.post(`/api/users${await linkFromOutbox(email, 'activation')}`);
+    await approveByEmail(request, email);
     await page.goto('/forgotpassword');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send' }).click();

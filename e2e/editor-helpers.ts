@@ -54,7 +54,18 @@ export async function apiSignIn(request: APIRequestContext, email: string, passw
   return ((await res.json()) as { token: string }).token;
 }
 
-/** A new activated contributor, made through the API and the e-mailed activation link. */
+/** The sample super approves the pending account of `email` (sign-ups wait for an administrator). */
+export async function approveByEmail(request: APIRequestContext, email: string): Promise<string> {
+  const headers = { authorization: `Bearer ${await apiSignIn(request, SUPER.email, SUPER.password)}` };
+  const queue = (await (await request.get('/api/users/pending?limit=100', { headers })).json()) as { id: string; email: string }[];
+  const account = queue.find((u) => u.email === email.toLowerCase());
+  expect(account, `${email} in the accounts queue`).toBeDefined();
+  const approved = await request.post(`/api/users/${account!.id}/approve`, { headers });
+  expect(approved.status(), await approved.text()).toBe(200);
+  return account!.id;
+}
+
+/** A new activated contributor, made through the API and the e-mailed activation link, approved by the super. */
 export async function createContributor(request: APIRequestContext, label: string) {
   const email = uniqueEmail(label);
   const res = await request.post('/api/users/signup', {
@@ -64,6 +75,7 @@ export async function createContributor(request: APIRequestContext, label: strin
   const link = await linkFromOutbox(email, 'activation');
   const activated = await request.post(`/api/users${link}`);
   expect(activated.status(), await activated.text()).toBe(200);
+  await approveByEmail(request, email);
   const token = await apiSignIn(request, email, TEST_PASSWORD);
   return { email, token, id: claims(token).id };
 }

@@ -20,6 +20,7 @@ const SOURCES = [
   'scripts/build.mjs',
   'scripts/build-server.mjs',
   'scripts/compress-dist.mjs',
+  'scripts/build-service-worker.mjs',
   'packages/shared',
   'apps/server/package.json',
   'apps/server/tsconfig.json',

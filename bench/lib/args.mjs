@@ -1,12 +1,12 @@
 // Command-line options of bench/run.mjs (see --help there).
 import { DEFAULT_CPU_SLOWDOWN, LIGHTHOUSE_BROWSERS } from './web.mjs';
 
-const PARTS = ['http', 'queries', 'search', 'stats', 'footprint', 'web'];
+const PARTS = ['http', 'queries', 'search', 'stats', 'footprint', 'web', 'testimony'];
 /**
  * Parts run only when asked for with --only (export streams the whole collection; cluster needs PostgreSQL and Redis;
  * duplicates makes people of its own, a million with --pg).
  */
-const OPTIONAL_PARTS = ['export', 'cluster', 'duplicates'];
+const OPTIONAL_PARTS = ['export', 'cluster', 'duplicates', 'evidence', 'mirror', 'imports'];
 const LIGHTHOUSE_BROWSER_NAMES = Object.keys(LIGHTHOUSE_BROWSERS);
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -42,6 +42,7 @@ export function parseArgs(argv) {
     help: false,
     clusterSeconds: 30,
     dupScanSeconds: 60,
+    evidenceMb: 200,
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -76,6 +77,9 @@ export function parseArgs(argv) {
         break;
       case 'cluster-seconds':
         opts.clusterSeconds = Math.min(300, Math.round(positiveNumber(key, value)));
+        break;
+      case 'evidence-mb':
+        opts.evidenceMb = Math.round(positiveNumber(key, value));
         break;
       case 'dup-scan-seconds':
         opts.dupScanSeconds = Math.min(3600, Math.round(positiveNumber(key, value)));

@@ -11,6 +11,9 @@ import { importContactsCommand } from './modules/campaign/cli';
 import { backupCommand, restoreCommand } from './modules/backup/cli';
 import { auditExportCommand, auditVerifyCommand } from './modules/audit/cli';
 import { verifyCaptureCommand } from './modules/captures/cli';
+import { packageCommand, verifyPackageCommand } from './modules/evidence-package/cli';
+import { mirrorCommand, verifyMirrorCommand } from './modules/mirror/cli';
+import { intakeKeyCommand } from './modules/testimony/cli';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -51,6 +54,11 @@ export const commands: Record<string, Command> = {
   'audit:export': auditExportCommand,
   'audit:verify': auditVerifyCommand,
   'verify-capture': verifyCaptureCommand,
+  package: packageCommand,
+  'verify-package': verifyPackageCommand,
+  mirror: mirrorCommand,
+  'verify-mirror': verifyMirrorCommand,
+  'intake-key': intakeKeyCommand,
   'create-super': {
     usage: 'create-super <email> [password]  create or promote an active super account (no password: asked, or read from standard input)',
     async prepare(args) {

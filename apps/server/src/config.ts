@@ -68,7 +68,12 @@ const envSchema = z.object({
       return out;
     }),
   JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  /** The absolute lifetime of every session (and of its token). */
   JWT_TTL_HOURS: positiveInt(24 * 90).default(24 * 7),
+  /** A staff (admin, super) session not used for this long ends. */
+  STAFF_IDLE_MINUTES: positiveInt(24 * 60).default(30),
+  /** Who must sign in with a second factor: staff (admin, super), every account, or nobody (development and tests). */
+  REQUIRE_TWO_FACTOR: z.enum(['staff', 'all', 'off'], { error: 'must be staff, all or off' }).default('staff'),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   /** Mails written to DATA_DIR/outbox instead of sent: the default outside production, a choice made on purpose in it. */
   MAIL_OUTBOX: bool.optional(),
@@ -117,6 +122,13 @@ const envSchema = z.object({
   INITIAL_SUPER_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
   INITIAL_SUPER_PASSWORD: z.string().min(10, { error: 'must be at least 10 characters' }).optional(),
   TRUST_PROXY: bool.default(false),
+  /** The site's .onion address (without scheme): pages then send `Onion-Location` to the Tor Browser (docs/testimony.md). */
+  ONION_ADDRESS: z.string().regex(/^[a-z2-7]{56}\.onion$/, { error: 'must be a v3 onion address such as abc...xyz.onion' }).optional(),
+  /** A reviewer's unlocked intake key is forgotten after this many minutes without use. */
+  TESTIMONY_UNLOCK_IDLE_MINUTES: positiveInt(24 * 60).default(30),
+  /** Largest file of a testimony, and of all its files together, in megabytes. */
+  TESTIMONY_MAX_FILE_MB: positiveInt(4096).default(200),
+  TESTIMONY_MAX_TOTAL_MB: positiveInt(16384).default(500),
   /** Bearer token that opens /metrics (Prometheus); without it /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -221,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('SMTP_URL: must be set when NODE_ENV=production (or MAIL_OUTBOX=true to keep mails in DATA_DIR/outbox unsent)');
     }
     problems.push(...productionSecretProblems(e));
+    if (e.REQUIRE_TWO_FACTOR === 'off') problems.push('REQUIRE_TWO_FACTOR: off is for development and tests, not production (use staff or all)');
   }
   // A placeholder key is reported as such above; any other key that cannot sign stops every environment.
   if (!problems.some((p) => p.startsWith('AUDIT_SIGNING_KEY'))) {

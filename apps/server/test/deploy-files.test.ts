@@ -59,7 +59,8 @@ describe('compose.yaml', () => {
 
   it('runs two site replicas, a worker, PostgreSQL, Redis, an S3 store, a mail catcher for development and Caddy', () => {
     const services = compose.services;
-    expect(Object.keys(services).sort()).toEqual(['caddy', 'create-bucket', 'mailpit', 'minio', 'postgres', 'redis', 'site', 'worker']);
+    expect(Object.keys(services).sort()).toEqual(['caddy', 'create-bucket', 'mailpit', 'minio', 'postgres', 'redis', 'site', 'tor', 'worker']);
+    expect(services.tor!.profiles).toEqual(['tor']);
     expect(services.site!.deploy?.replicas).toBe(2);
     expect(services.site!.build).toBe('.');
     expect(services.worker!.image).toBe(services.site!.image);
@@ -136,8 +137,9 @@ describe('compose.yaml', () => {
     const source = mount.split(':')[0]!;
     expect(existsSync(path.join(ROOT, source))).toBe(true);
     const caddyfile = read(source);
-    expect(caddyfile).toMatch(/^\{\$SITE_ADDRESS\}$/m);
-    expect(caddyfile).toMatch(/^encode .*gzip/m);
+    expect(caddyfile).toMatch(/^\{\$SITE_ADDRESS\}( \{)?$/m);
+    expect(caddyfile).toMatch(/^http:\/\/\*\.onion \{$/m);
+    expect(caddyfile).toMatch(/^\s*encode .*gzip/m);
     expect(caddyfile).toMatch(/dynamic a site 3000/);
     expect(caddyfile).toMatch(/lb_try_duration/);
   });

@@ -48,7 +48,8 @@ export async function createTestApp(
   options: { webDistDir?: string; webSsrDir?: string; /** Pino options (e.g. a stream that keeps the lines); none by default. */ logger?: object } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), ...env });
+  // The suites sign staff in with a password alone; two-factor tests turn REQUIRE_TWO_FACTOR on for themselves.
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(40), REQUIRE_TWO_FACTOR: 'off', ...env });
   const { database, url, drop } = await freshDatabase(4);
   if (url) config.DATABASE_URL = url;
   const app = await buildApp({ config, database, runJobs: false, logger: false, ...options });
@@ -77,8 +78,8 @@ export async function createUser(app: FastifyInstance, role: Role = 'contributor
     .insert(users)
     .values({ email, firstName: 'Test', lastName: `User${userCounter}`, passwordHash: await hashPassword(password), role, active: true })
     .returning();
-  const token = await app.jwt.sign(user!);
-  return { ...user!, password, token, auth: { authorization: `Bearer ${token}` } };
+  const { token, sid } = await app.sessions.start(user!, { userAgent: 'Test', ip: '127.0.0.1' });
+  return { ...user!, password, token, sid, auth: { authorization: `Bearer ${token}` } };
 }
 
 /** app.inject with a JSON body parsed for the assertion. */

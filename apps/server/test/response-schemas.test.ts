@@ -31,6 +31,8 @@ describe('response schemas of the users, audit and records routes', () => {
   let t: TestApp;
   let operations: Operation[];
   const auth: Record<string, Record<string, string>> = { anonymous: {} };
+  /** Tokens of their own for sign-out, which ends the session of the token it is sent (the others probe on after it). */
+  const signoutAuth: Record<string, Record<string, string>> = { anonymous: {} };
   /** A record of each category, owned by someone other than the probing contributor. */
   const recordIds = new Map<string, string>();
   /** An image of one of those records, for the images routes. */
@@ -40,6 +42,7 @@ describe('response schemas of the users, audit and records routes', () => {
   beforeAll(async () => {
     t = await createTestApp();
     for (const role of ['contributor', 'super'] as const) auth[role] = (await createUser(t.app, role)).auth;
+    for (const role of ['contributor', 'super'] as const) signoutAuth[role] = (await createUser(t.app, role)).auth;
     ownerAuth = (await createUser(t.app, 'contributor')).auth;
     for (const [i, category] of CATEGORY_LIST.entries()) {
       const field = imageField(category);
@@ -92,8 +95,9 @@ describe('response schemas of the users, audit and records routes', () => {
       .replace('{token}', 'not-a-token');
     const method = op.method as InjectOptions['method'];
     const list: { what: string; request: InjectOptions; expect?: number }[] = [];
+    const tokens = op.path.endsWith('/signout') ? signoutAuth : auth;
     for (const role of ['anonymous', 'contributor', 'super']) {
-      const body = readsBody(op) ? { payload: '{}', headers: { ...auth[role], 'content-type': 'application/json' } } : { headers: auth[role] };
+      const body = readsBody(op) ? { payload: '{}', headers: { ...tokens[role], 'content-type': 'application/json' } } : { headers: tokens[role] };
       list.push({ what: role, request: { method, url, ...body } });
     }
     list.push({ what: 'a NUL in the query', request: { method, url: `${url}?probe=%00`, headers: auth.contributor }, expect: 400 });

@@ -63,10 +63,11 @@ describe('accounts with e-mail over SMTP', () => {
     expect(signedIn.status).toBe(200);
     const firstToken: string = signedIn.body.token;
     const claims = await t.app.jwt.verify(firstToken);
-    expect(claims).toMatchObject({ role: 'contributor', name: 'Sample Tester', tv: 0 });
+    // A sign-up waits for an administrator (decisions.md §4): pending, though it can sign in and read its account.
+    expect(claims).toMatchObject({ role: 'pending', name: 'Sample Tester', tv: 0 });
     const profile = await me(firstToken);
     expect(profile.status).toBe(200);
-    expect(profile.body).toEqual({ id: claims!.id, email, firstName: 'Sample', lastName: 'Tester', role: 'contributor' });
+    expect(profile.body).toEqual({ id: claims!.id, email, firstName: 'Sample', lastName: 'Tester', role: 'pending' });
 
     const forgot = await post('/forgotpassword', { email });
     expect(forgot.status).toBe(200);
@@ -182,7 +183,7 @@ describe('accounts with e-mail over SMTP', () => {
       'select role, active, password_hash from users where email = $1',
       [email],
     );
-    expect(rows).toEqual([{ role: 'contributor', active: false, password_hash: expect.stringMatching(/^scrypt\$/) }]);
+    expect(rows).toEqual([{ role: 'pending', active: false, password_hash: expect.stringMatching(/^scrypt\$/) }]);
   });
 
   it('answers wrong credentials with one generic 401, for unknown e-mails and wrong passwords alike', async () => {

@@ -46,6 +46,13 @@
     started = true;
     start();
   }
+  // The service worker that keeps opened public pages for reading offline (apps/web/sw), registered once the page has
+  // loaded so it takes nothing from the first paint; not on a mirror opened from file://, where there is none.
+  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+    window.addEventListener('load', function () {
+      navigator.serviceWorker.register('/sw.js').catch(function () {});
+    });
+  }
   var types = (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
   if (document.hidden || types.indexOf('paint') < 0) {
     if (document.hidden || document.readyState === 'complete') startOnce();

@@ -29,14 +29,16 @@ describe('/admin hub', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Administration' })).toBeInTheDocument();
     const links = Object.fromEntries(screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]));
     expect(links).toEqual({
+      'Accounts queue': '/admin/accounts',
       Users: '/admin/users',
       'Audit log': '/admin/audit',
+      'Access log': '/admin/access-log',
       Trash: '/admin/trash',
       'Possible duplicates': '/admin/duplicates',
       'Audit checkpoints': '/admin/checkpoints',
       "Representatives' directory": '/admin/representatives',
     });
-    for (const key of ['users', 'audit', 'trash', 'duplicates', 'checkpoints', 'representatives', 'captures']) {
+    for (const key of ['accounts', 'users', 'audit', 'accessLog', 'trash', 'duplicates', 'checkpoints', 'representatives', 'captures']) {
       expect(screen.getByTestId(`admin-hub-${key}`).querySelector('p')?.textContent?.length).toBeGreaterThan(20);
     }
     expect(screen.getByTestId('admin-hub-captures')).toHaveTextContent(/set on that record's page/);
@@ -45,6 +47,8 @@ describe('/admin hub', () => {
     signIn('admin-1', 'admin');
     renderScreen(<AdminHubPage />);
     expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+    // Admins approve accounts; only a super changes roles.
+    expect(screen.getByRole('link', { name: 'Accounts queue' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Trash' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Possible duplicates' })).toBeInTheDocument();
   });

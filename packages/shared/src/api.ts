@@ -25,4 +25,6 @@ export interface JwtClaims {
   exp: number;
   /** Token version: raised by a password reset or role change so older tokens stop working. */
   tv: number;
+  /** The session id: ending the session (sign-out, "sign out everywhere") refuses the token at once. */
+  sid?: string;
 }

@@ -109,6 +109,29 @@ export const userListItemSchema = meResponseSchema.extend({
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
+/** An account in the admins' queue (GET /api/users/pending): what the person said at sign-up, for the decision. */
+export const accountQueueItemSchema = meResponseSchema.extend({
+  active: z.boolean(),
+  organisation: z.string().nullable(),
+  reason: z.string().nullable(),
+  invited: z.boolean(),
+  decidedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AccountQueueItem = z.infer<typeof accountQueueItemSchema>;
+
+/** One session of the signed-in account (GET /api/users/sessions); `current` marks the one asking. */
+export const sessionItemSchema = z.object({
+  id: z.string(),
+  browser: z.string(),
+  /** The first three octets of the address the session started from. */
+  address: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type SessionItem = z.infer<typeof sessionItemSchema>;
+
 /** One entry of the audit log (GET /api/v1.0.0/audit), with the hashes that chain it to the entry before. */
 export const auditEntrySchema = z.object({
   seq: z.number(),

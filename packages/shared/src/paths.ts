@@ -16,6 +16,7 @@ export const paths = {
   map: '/map',
   /** The open-data page: the formats of the export and what their columns mean. */
   exportData: '/export',
+  mirrors: '/mirrors',
   images: '/images',
   image: (id: string) => `/images/${id}`,
   imageEdit: (id: string) => `/images/edit/${id}`,
@@ -35,9 +36,22 @@ export const paths = {
   admin: '/admin',
   trash: '/admin/trash',
   duplicates: '/admin/duplicates',
+  testimonies: '/admin/testimonies',
+  /** The witness's form, a page of the server's own (modules/testimony), not of the web app. */
+  testify: '/testify',
+  imports: '/admin/imports',
   audit: '/admin/audit',
   users: '/admin/users',
   checkpoints: '/admin/checkpoints',
   representatives: '/admin/representatives',
+  /** The admins' queue of accounts waiting for approval, and invitations. */
+  accountsQueue: '/admin/accounts',
+  /** Reads of private records and withheld testimonies by accounts. */
+  accessLog: '/admin/access-log',
+  /** What a signed-in account not yet approved sees. */
+  pending: '/account/pending',
+  sessions: '/account/sessions',
+  /** Setting up a second factor (required of staff before anything else). */
+  twoFactor: '/account/two-factor',
   campaignConfirm: (token: string) => `/campaign/confirm/${token}`,
 } as const;

@@ -11,6 +11,11 @@ import seoArea from './seo/plugin';
 import exportArea from './export/plugin';
 import duplicatesArea from './duplicates/plugin';
 import statisticsArea from './statistics/plugin';
+import evidencePackageArea from './evidence-package/plugin';
+import mirrorArea from './mirror/plugin';
+import testimonyArea from './testimony/plugin';
+import importsArea from './imports/plugin';
+import accessLogArea from './access-log/plugin';
 
 /**
  * The areas' route plugins, in load order. Each area (records, users, campaign, audit...) adds its plugin here and
@@ -32,4 +37,10 @@ export const areaPlugins: FastifyPluginAsync[] = [
   exportArea,
   duplicatesArea,
   statisticsArea,
+  evidencePackageArea,
+  mirrorArea,
+  testimonyArea,
+  // After records: imports create records through the records' write service.
+  importsArea,
+  accessLogArea,
 ];

@@ -14,7 +14,7 @@ const VERIFIED_TOKENS = 10_000;
 /** An account id as the database casts it: accounts are read many at a time, and one bad id would fail them all. */
 const ACCOUNT_ID = z.guid();
 
-/** Signs and verifies the bearer tokens (HS256, claims id, role, name, exp and token version). */
+/** Signs and verifies the bearer tokens (HS256, claims id, role, name, exp, token version and session id). */
 export class JwtService {
   private readonly key: Uint8Array;
   private readonly verified = new LRUCache<string, JwtClaims>({ max: VERIFIED_TOKENS });
@@ -23,8 +23,10 @@ export class JwtService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(user: { id: string; role: string; firstName: string; lastName: string; tokenVersion: number }): Promise<string> {
-    return new SignJWT({ id: user.id, role: user.role, name: `${user.firstName} ${user.lastName}`.trim(), tv: user.tokenVersion })
+  /** `sid`: the session the token belongs to (services/sessions.ts); the server refuses a token without one. */
+  sign(user: { id: string; role: string; firstName: string; lastName: string; tokenVersion: number }, sid?: string): Promise<string> {
+    const claims = { id: user.id, role: user.role, name: `${user.firstName} ${user.lastName}`.trim(), tv: user.tokenVersion };
+    return new SignJWT(sid ? { ...claims, sid } : claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
@@ -56,6 +58,7 @@ export class JwtService {
         name: String(payload.name ?? ''),
         exp: payload.exp,
         tv: Number(payload.tv ?? 0),
+        ...(ACCOUNT_ID.safeParse(payload.sid).success ? { sid: payload.sid as string } : {}),
       };
     } catch {
       return null;

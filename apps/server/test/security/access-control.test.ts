@@ -64,6 +64,9 @@ describe('access control matrix: every route as every caller, unseen records thr
     other = await createUser(t.app, 'contributor');
     admin = await createUser(t.app, 'admin');
     superUser = await createUser(t.app, 'super');
+    const pending = await createUser(t.app, 'pending');
+    const signedOut = await createUser(t.app, 'admin');
+    await t.app.sessions.revoke(signedOut.id, signedOut.sid);
     const afterReset = await createUser(t.app, 'admin');
     // What a password reset does to the account's earlier tokens (tested end to end in abuse.test.ts).
     await t.database.query('update users set token_version = token_version + 1 where id = $1', [afterReset.id]);
@@ -80,6 +83,9 @@ describe('access control matrix: every route as every caller, unseen records thr
       { name: 'another contributor', headers: other.auth, actor: actor(other), tokenValid: true },
       { name: 'admin', headers: admin.auth, actor: actor(admin), tokenValid: true },
       { name: 'super', headers: superUser.auth, actor: actor(superUser), tokenValid: true },
+      // Signed in, not yet approved by an admin: answered as an anonymous reader everywhere (decisions.md §4).
+      { name: 'pending account', headers: pending.auth, actor: actor(pending), tokenValid: true },
+      { name: 'admin token of an ended session', headers: signedOut.auth, actor: null, tokenValid: false },
       { name: 'admin token after password reset', headers: afterReset.auth, actor: null, tokenValid: false },
       { name: 'expired super token', headers: bearer(expired), actor: null, tokenValid: false },
       { name: 'super token signed with another key', headers: bearer(otherKey), actor: null, tokenValid: false },
@@ -121,7 +127,7 @@ describe('access control matrix: every route as every caller, unseen records thr
     }
     for (const category of CATEGORY_LIST.filter((c) => c.checksDuplicates)) {
       const p = `${API_BASE}/${category.slug}/duplicates`;
-      rows.push({ method: 'GET', path: p, rule: (a) => Boolean(a), url: () => `${p}?name=Access%20test` });
+      rows.push({ method: 'GET', path: p, rule: (a) => can.create(a), url: () => `${p}?name=Access%20test` });
     }
     const staff = (a: Actor | null) => a?.role === 'admin' || a?.role === 'super';
     const noSuchPeople = () => ({ keep: randomUUID(), merge: randomUUID() });
@@ -148,6 +154,44 @@ describe('access control matrix: every route as every caller, unseen records thr
     rows.push({ method: 'GET', path: `${API_BASE}/media/verify`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}/media/verify` });
     rows.push({ method: 'GET', path: '/api/users/', rule: (a) => can.manageUsers(a), url: () => '/api/users/' });
     rows.push({ method: 'GET', path: '/api/users/me', rule: (a) => Boolean(a), url: () => '/api/users/me' });
+    // A pending account manages its own sessions too (it can sign in).
+    rows.push({ method: 'GET', path: '/api/users/sessions', rule: (a) => Boolean(a), url: () => '/api/users/sessions' });
+    rows.push({ method: 'DELETE', path: '/api/users/sessions', rule: (a) => Boolean(a), url: () => '/api/users/sessions' });
+    rows.push({ method: 'DELETE', path: '/api/users/sessions/{id}', rule: (a) => Boolean(a), url: () => `/api/users/sessions/${randomUUID()}`, alsoAllowed: [404] });
+    // Two factors and step-up: every signed-in account (pending too) may enrol; wrong codes are told apart (400, 409).
+    rows.push({ method: 'POST', path: '/api/users/2fa/totp', rule: (a) => Boolean(a), url: () => '/api/users/2fa/totp', alsoAllowed: [409] });
+    rows.push({ method: 'POST', path: '/api/users/2fa/totp/confirm', rule: (a) => Boolean(a), url: () => '/api/users/2fa/totp/confirm', body: () => ({ code: '000000' }), alsoAllowed: [400, 409] });
+    rows.push({ method: 'POST', path: '/api/users/step-up', rule: (a) => Boolean(a), url: () => '/api/users/step-up', body: () => ({ password: 'not the password' }), alsoAllowed: [400] });
+    rows.push({
+      method: 'POST',
+      path: '/api/users/{id}/2fa/reset',
+      rule: (a) => can.manageUsers(a),
+      needs: { category: victims },
+      url: (c) => `/api/users/${(c as Ctx & { spareUser: string }).spareUser}/2fa/reset`,
+      body: () => ({ code: '000000' }),
+      alsoAllowed: [400],
+    });
+    for (const path of ['/access-log', '/access-log/export.csv']) rows.push({ method: 'GET', path: `${API_BASE}${path}`, rule: (a) => can.readAudit(a), url: () => `${API_BASE}${path}` });
+    rows.push({ method: 'GET', path: '/api/users/access-log', rule: (a) => Boolean(a), url: () => '/api/users/access-log' });
+    rows.push({ method: 'GET', path: '/api/users/pending', rule: (a) => can.approveAccounts(a), url: () => '/api/users/pending' });
+    for (const verb of ['approve', 'decline']) {
+      // The spare account is a contributor, not pending: staff get as far as being told so (409).
+      rows.push({
+        method: 'POST',
+        path: `/api/users/{id}/${verb}`,
+        rule: (a) => can.approveAccounts(a),
+        needs: { category: victims },
+        url: (c) => `/api/users/${(c as Ctx & { spareUser: string }).spareUser}/${verb}`,
+        alsoAllowed: [409],
+      });
+    }
+    rows.push({
+      method: 'POST',
+      path: '/api/users/invite',
+      rule: (a) => can.approveAccounts(a),
+      url: () => '/api/users/invite',
+      body: () => ({ email: `invitee-${randomUUID()}@example.test`, firstName: 'Test', lastName: 'Invitee' }),
+    });
     rows.push({
       method: 'PUT',
       path: '/api/users/{id}/role',
@@ -198,7 +242,7 @@ describe('access control matrix: every route as every caller, unseen records thr
     `POST ${API_BASE}/reports`,
     `GET ${API_BASE}/campaign/confirm/{token}`,
     `POST ${API_BASE}/campaign/confirm/{token}`,
-    ...['signup', 'user/activation/{token}', 'resend-activation', 'signin', 'forgotpassword', 'resetpassword/{token}'].map((p) => `POST /api/users/${p}`),
+    ...['signup', 'user/activation/{token}', 'resend-activation', 'signin', 'signin/2fa', 'forgotpassword', 'resetpassword/{token}'].map((p) => `POST /api/users/${p}`),
     'GET /api/users/signout',
   ]);
 
@@ -286,7 +330,7 @@ describe('access control matrix: every route as every caller, unseen records thr
           const res = await read(path.url, caller.headers);
           expect(res.status, `${path.url} as ${caller.name}`).toBeLessThan(500);
           const shows = res.body.includes(probe.mark);
-          const may = probe.readers === 'signed-in' && signedIn;
+          const may = probe.readers === 'signed-in' && can.readPrivate(caller.actor);
           if (shows && !may) leaks.push(`${probe.state} ${probe.category.slug} shown by ${path.name} (${path.url}) to ${caller.name}`);
           if (!shows && may && (path.name === 'detail' || path.name === 'incident suggestions')) misses.push(`${probe.state} ${probe.category.slug} not shown by ${path.name} to ${caller.name}`);
         }
@@ -295,7 +339,7 @@ describe('access control matrix: every route as every caller, unseen records thr
         for (const url of probe.imageUrls) {
           const plain = url.split('?')[0]!;
           const res = await read(plain, caller.headers);
-          const mayRead = probe.readers === 'signed-in' && signedIn;
+          const mayRead = probe.readers === 'signed-in' && can.readPrivate(caller.actor);
           if (res.status !== (mayRead ? 200 : 404)) leaks.push(`${probe.state} ${probe.category.slug} image ${plain} answered ${res.status} to ${caller.name}`);
           if (probe.readers === 'nobody' && url !== plain && (await read(url, caller.headers)).status !== 404) {
             leaks.push(`${probe.state} ${probe.category.slug} image's signed link ${url} still answered to ${caller.name}`);

@@ -1,4 +1,5 @@
 import { useTranslation } from '../lib/i18n';
+import { paths } from '@app/shared';
 import { brand } from '../lib/brand';
 
 /** Contact e-mail, copyright with the current year, back-to-top arrow, social link. */
@@ -9,6 +10,10 @@ export function Footer() {
     <footer className="site-footer">
       <p>
         {t('footer.contact')}: <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a>
+      </p>
+      <p>
+        {/* A page of the server's own (no app bundle), so a full page load. */}
+        <a href={paths.testify}>{t('footer.testify')}</a>
       </p>
       <p data-testid="copyright">{t('footer.copyright', { year, siteName: brand.siteName })}</p>
       <p>

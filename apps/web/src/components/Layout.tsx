@@ -5,6 +5,7 @@ import { session } from '../lib/session';
 import { AdoptLater } from './AdoptLater';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { StepUpPrompt } from './StepUpPrompt';
 
 /** Header, main area, footer; scroll resets to the top on navigation. */
 export function Layout() {
@@ -32,6 +33,7 @@ export function Layout() {
       <AdoptLater>
         <Footer />
       </AdoptLater>
+      <StepUpPrompt />
     </>
   );
 }

@@ -147,8 +147,13 @@ function MenuItems({ current, reader, onLanguageChanged }: { current: string; re
       {/* In the phone menu these are in the open Browse list already. */}
       {link(paths.search, t('search.nav'), 'wide-only')}
       {link(paths.statistics, t('statistics.nav'), 'wide-only')}
+      <li>
+        {/* The witness's form is a page of the server's own: a full page load, not a route of the app. */}
+        <a href={paths.testify}>{t('nav.testify')}</a>
+      </li>
       {reader.signedIn ? link(paths.dashboard, t('nav.dashboard')) : null}
       {reader.staff ? link(paths.admin, t('nav.admin')) : null}
+      {reader.signedIn ? link(paths.sessions, t('accounts.accountLink')) : null}
       {reader.signedIn ? link(paths.logout, t('nav.logout')) : link(paths.signin, t('nav.signIn'))}
       <li>
         <LanguageSwitch onChanged={onLanguageChanged} />

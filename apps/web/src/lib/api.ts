@@ -1,5 +1,6 @@
 import { API_BASE, TOTAL_COUNT_HEADER, type ErrorBody } from '@app/shared';
 import { session } from './session';
+import { stepUp } from './step-up';
 
 /** A failed call: `fields` holds the server's field errors keyed by field name; `message` a general one. */
 export class ApiError extends Error {
@@ -22,6 +23,8 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Absolute path (e.g. /api/users/signin) instead of one under the records base. */
   raw?: boolean;
+  /** Not asked again after a step-up (the step-up call itself, and the one retry). */
+  noStepUp?: boolean;
 }
 
 function apiUrl(path: string, query?: RequestOptions['query'], raw = false): string {
@@ -74,7 +77,14 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, { message: 'The site could not be reached. Check your connection and try again.' });
   }
-  if (!res.ok) throw await errorFrom(res);
+  if (!res.ok) {
+    const error = await errorFrom(res);
+    // An action that can hurt a witness asks for a fresh factor: asked once, then sent again (lib/step-up.ts).
+    if (error.status === 403 && error.body.code === 'stepUpRequired' && !options.noStepUp && (await stepUp.ask())) {
+      return send(path, { ...options, noStepUp: true });
+    }
+    throw error;
+  }
   return res;
 }
 
@@ -83,6 +93,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A file answer (a ZIP, a CSV export) as a Blob, for a download the browser cannot make itself (it needs the session). */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await send(path, options)).blob();
 }
 
 interface Page<T> {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { JwtClaims, Role } from '@app/shared';
+import { tellOfflineCopies } from './offline';
 
 /** The token is kept in local storage under this key and sent as `Authorization: Bearer`. */
 export const TOKEN_KEY = 'token';
@@ -41,6 +42,8 @@ function load(): Session | null {
   return token ? decode(token) : null;
 }
 current = load();
+// A reader still signed in from before the service worker kept pages: it keeps none for them from now on.
+if (current) void tellOfflineCopies(true);
 
 function emit() {
   for (const l of listeners) l();
@@ -54,6 +57,7 @@ export const session = {
     if (!s) return false;
     localStorage.setItem(TOKEN_KEY, token);
     current = s;
+    void tellOfflineCopies(true);
     emit();
     return true;
   },
@@ -61,6 +65,7 @@ export const session = {
   clear() {
     localStorage.removeItem(TOKEN_KEY);
     current = null;
+    void tellOfflineCopies(false);
     emit();
   },
   /** At start: a stored token past its expiry signs the user out. Returns true when that happened. */

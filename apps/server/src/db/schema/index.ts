@@ -7,3 +7,8 @@ export * from './campaign';
 export * from './captures';
 export * from './duplicates';
 export * from './mail';
+export * from './mirrors';
+export * from './testimony';
+export * from './imports';
+export * from './sessions';
+export * from './access-log';

@@ -13,6 +13,21 @@ export const users = pgTable(
     active: boolean('active').notNull().default(false),
     /** Raised by a password reset or role change; tokens carrying an older version are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /** Reviewing testimonies: null follows the role (admins and supers review), true granted, false withdrawn by a super. */
+    reviewer: boolean('reviewer'),
+    /** What the person gave at sign-up for the accounts queue (both optional). */
+    organisation: text('organisation'),
+    reason: text('reason'),
+    /** The admin who invited the account (approved on activation), when it was invited. */
+    invitedBy: uuid('invited_by'),
+    /** When and by whom a pending account was approved or declined. */
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    decidedBy: uuid('decided_by'),
+    /** The TOTP secret, sealed with the site's key (services/two-factor.ts); set at enrolment, in use once confirmed. */
+    totpSecret: text('totp_secret'),
+    totpConfirmedAt: timestamp('totp_confirmed_at', { withTimezone: true, mode: 'date' }),
+    /** The last TOTP time step accepted: a code is never accepted twice, nor one older than it. */
+    totpLastStep: integer('totp_last_step').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

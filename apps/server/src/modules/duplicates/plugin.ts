@@ -12,6 +12,7 @@ import {
   mergeBodySchema,
 } from '@app/shared';
 import { httpError, refusals } from '../../errors';
+import { requireRecentStepUp } from '../../plugins/step-up';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { findDuplicates } from './check';
 import { DuplicateWrites } from './merge';
@@ -148,7 +149,7 @@ const duplicatesArea: FastifyPluginAsync = async (fastify) => {
   app.post(
     `${API_BASE}/duplicates/merge`,
     {
-      preHandler: staffOnly,
+      preHandler: [staffOnly, requireRecentStepUp],
       schema: {
         tags: ['duplicates'],
         summary: 'Merge two records of the same person (admin, super): the other goes to the trash and leads to the kept one',

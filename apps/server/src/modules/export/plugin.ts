@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE, can, searchFiltersSchema, type RecordDto, type SearchFilters } from '@app/shared';
+import { assertRecentStepUp } from '../../plugins/step-up';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { counterStore, RateLimit } from '../users/rate-limiter';
 import { EXPORT_COLUMNS, exportRow } from './columns';
@@ -91,6 +92,8 @@ const exportArea: FastifyPluginAsync = async (fastify) => {
   ): Promise<AsyncGenerator<RecordDto[]>> {
     const actor = request.hasAuthHeader ? await request.getActor() : null;
     if (!actor) await limit.consume(request.ip);
+    // An export with private records in it can expose witnesses: a fresh second factor first (decisions.md §4).
+    if (can.readPrivate(actor)) assertRecentStepUp(actor!);
     const day = new Date().toISOString().slice(0, 10);
     reply
       .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')

@@ -25,6 +25,7 @@ async function referencedAmong(db: Db, keys: string[]): Promise<Set<string>> {
         where exists (select 1 from media_public_files p where p.key = k)
           or exists (select 1 from media m where m.sha256 = substring(k from '[0-9a-f]{64}$') and m.storage_key = k)
           or (k !~ '/[0-9a-f]{64}$' and exists (select 1 from media m where m.storage_key = k))
+          or exists (select 1 from testimony_files f where f.storage_key = k)
           or exists (
             select 1 from link_captures c
             where c.id = (case when split_part(k, '/', 4) ~ '^[0-9a-f-]{36}$' then split_part(k, '/', 4)::uuid end)

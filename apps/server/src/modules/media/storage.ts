@@ -69,11 +69,11 @@ function isUnreachable(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err && isUnreachable(e.cause);
 }
 
-const KEY_SPACES = ['originals', 'public'] as const;
+const KEY_SPACES = ['originals', 'public', 'testimony'] as const;
 
 /** Keys are made by the server; anything that could leave the key space is refused all the same. */
 function checkKey(key: string): string {
-  if (!/^(originals|public)\/[A-Za-z0-9._/-]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '.' || p === '')) {
+  if (!/^(originals|public|testimony)\/[A-Za-z0-9._/-]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '.' || p === '')) {
     throw new Error(`invalid storage key: ${key}`);
   }
   return key;
@@ -100,7 +100,8 @@ export class LocalStorage implements Storage {
     const target = this.resolve(key);
     // Written beside the target and renamed, so a reader never sees half a file.
     const tmp = `${target}.${process.pid}.${Date.now()}.part`;
-    const restricted = key.startsWith('originals/');
+    // Testimonies' sealed files too: unreadable without the intake key, and kept from other accounts all the same.
+    const restricted = key.startsWith('originals/') || key.startsWith('testimony/');
     try {
       // The root first, so that only the folders under originals/ are made closed.
       await makeFolder(this.root);

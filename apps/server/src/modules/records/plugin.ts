@@ -22,6 +22,8 @@ declare module 'fastify' {
     recordFragments: RecordFragments;
     /** Positions in the lists, cleared with the serialised records (see list-positions.ts). */
     listPositions: ListPositions;
+    /** The records' write service, for areas that create records as the create route does (imports). */
+    recordWrites: RecordWrites;
   }
 }
 
@@ -43,7 +45,9 @@ export default fp(
       positions.clear();
     });
     app.decorate('publicReads', createPublicReads(app));
-    const routes = recordRoutes(app, new RecordWrites({ db: app.db, media: app.media, audit: app.audit, captures: app.captures }));
+    const writes = new RecordWrites({ db: app.db, media: app.media, audit: app.audit, captures: app.captures });
+    app.decorate('recordWrites', writes);
+    const routes = recordRoutes(app, writes);
     const { sendRead } = routes;
 
     app.get(

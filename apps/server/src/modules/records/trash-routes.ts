@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_BASE, recordSchema, TOTAL_COUNT_HEADER } from '@app/shared';
 import { refusals } from '../../errors';
+import { requireRecentStepUp } from '../../plugins/step-up';
 import { PRIVATE_CACHE_CONTROL } from '../cache/response-cache';
 import { toRecordDtos } from './dto';
 import { linkHeader, pageQuerySchema, resolvePage } from './paging';
@@ -47,7 +48,7 @@ export function registerTrashRoutes(fastify: FastifyInstance, { writes, actorOf,
   app.delete(
     `${API_BASE}/trash/:id`,
     {
-      preHandler: app.requireRole('super'),
+      preHandler: [app.requireRole('super'), requireRecentStepUp],
       schema: {
         tags: ['trash'],
         summary: 'Purge a trashed record for good (super); its original files stay in storage',

@@ -1,5 +1,6 @@
 import { can, isWithheldPlaceholder, sourceErrorMessage, type Actor, type Source } from '@app/shared';
 import { httpError } from '../../errors';
+import { assertRecentStepUp } from '../../plugins/step-up';
 
 /**
  * What an edit may do to a record's withheld witness testimony (decisions.md §4): the details go to staff and to the
@@ -30,12 +31,13 @@ export function settleWithheld(stored: readonly Source[], input: readonly Source
   const withheld = stored.filter((source) => source.withheld);
   const hidden = withheld.filter((source) => !can.readWithheld(actor, record, source));
   const readable = withheld.filter((source) => can.readWithheld(actor, record, source));
-  if (!can.liftWithheld(actor)) {
-    for (const [index, source] of input.entries()) {
-      if (liftedFrom(source, readable)) {
-        throw httpError.badRequest({ sources: sourceErrorMessage(index, 'withheld', 'Only an admin can make a withheld witness testimony public') });
-      }
+  for (const [index, source] of input.entries()) {
+    if (!liftedFrom(source, readable)) continue;
+    if (!can.liftWithheld(actor)) {
+      throw httpError.badRequest({ sources: sourceErrorMessage(index, 'withheld', 'Only an admin can make a withheld witness testimony public') });
     }
+    // Lifting `withheld` can expose a witness: a fresh second factor first (decisions.md §4).
+    assertRecentStepUp(actor);
   }
   const unclaimed = [...readable];
   const claim = (source: Source): Source | undefined => {

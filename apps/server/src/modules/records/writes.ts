@@ -95,9 +95,14 @@ export class RecordWrites {
     this.images = new ImageWrites(services);
   }
 
-  /** POST /{category}: 201 with the new record. */
-  async create(body: BodyReader, category: CategoryDef, actor: Actor): Promise<string> {
-    return this.services.media.transaction(async (tx) => {
+  /** POST /{category}: 201 with the new record. `within` runs in its transaction (an import links the row to it). */
+  async create(body: BodyReader, category: CategoryDef, actor: Actor, within?: (tx: Tx, recordId: string) => Promise<void>): Promise<string> {
+    return this.services.media.transaction((tx) => this.createIn(tx, body, category, actor, within));
+  }
+
+  /** A create in the caller's transaction: an import writes many in one (each in a savepoint of its own). */
+  async createIn(tx: Tx, body: BodyReader, category: CategoryDef, actor: Actor, within?: (tx: Tx, recordId: string) => Promise<void>): Promise<string> {
+    {
       let pending = await body.nextFile();
       // Check what was sent before the first file, so a bad value is refused before any file is stored.
       const early = recordInputSchema(category, { partial: true }).parse(body.fields) as RecordInput;
@@ -135,8 +140,9 @@ export class RecordWrites {
         },
         tx,
       );
+      await within?.(tx, recordId);
       return recordId;
-    });
+    }
   }
 
   /** PUT /{category}/{id}/edit: fields not sent are kept; a new `image` replaces the cover, new `files` append. */

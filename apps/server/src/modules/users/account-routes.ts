@@ -3,6 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageLimit, TOTAL_COUNT_HEADER } from '@app/shared';
 import { refusals } from '../../errors';
+import { requireRecentStepUp } from '../../plugins/step-up';
+import { registerApprovalRoutes } from './approval-routes';
+import { registerSessionRoutes } from './session-routes';
 import { changeRole, listUsers, readMe, toMe, toUserListItem } from './roles';
 import { listQuery, meResponse, messageResponse, roleBody, userIdParams, userResponse } from './schemas';
 
@@ -11,18 +14,23 @@ const tags = ['users'];
 /** Routes under /api/users for a signed-in account: sign-out, the account itself, and the super's list and role changes. */
 export function registerAccountRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
+  registerApprovalRoutes(instance);
+  registerSessionRoutes(instance);
   /**
-   * Sign-out. Tokens are stateless JWTs: the server keeps no session, so signing out means the client deletes its
-   * token. This call exists for the spec's contract and always answers 200. A token stays valid until it expires
-   * (JWT_TTL_HOURS) unless the account's token version is raised, which a password reset or a role change does:
-   * then every token issued before stops working at once.
+   * Sign-out: ends the session of the token sent (its token answers 401 from then on, in every process). Always 200,
+   * with or without a token, as the spec's contract says.
    */
-  app.get('/signout', { schema: { tags, response: { 200: messageResponse, ...refusals(400) } } }, async () => ({ message: 'Signed out' }));
+  app.get('/signout', { schema: { tags, response: { 200: messageResponse, ...refusals(400) } } }, async (request) => {
+    const me = await request.getAccount();
+    if (me?.sid) await app.sessions.revoke(me.id, me.sid);
+    return { message: 'Signed out' };
+  });
 
+  /** The account itself, a pending one too (the web app shows it the waiting screen). */
   app.get(
     '/me',
-    { preHandler: app.requireActor, schema: { tags, response: { 200: meResponse, ...refusals(400, 401) } } },
-    async (request) => toMe(await readMe(app.db, (await request.getActor())!)),
+    { preHandler: app.requireAccount, schema: { tags, response: { 200: meResponse, ...refusals(400, 401) } } },
+    async (request) => toMe(await readMe(app.db, (await request.getAccount())!)),
   );
 
   app.get(
@@ -41,7 +49,7 @@ export function registerAccountRoutes(instance: FastifyInstance) {
   app.put(
     '/:id/role',
     {
-      preHandler: app.requireRole('super'),
+      preHandler: [app.requireRole('super'), requireRecentStepUp],
       schema: { tags, params: userIdParams, body: roleBody, response: { 200: userResponse, ...refusals(400, 401, 403, 404, 413, 415) } },
     },
     async (request) => {

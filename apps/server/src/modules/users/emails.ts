@@ -87,3 +87,39 @@ export function accountExistsEmail(ctx: EmailContext, to: Recipient): MailMessag
     'If it was not you, ignore this e-mail; nothing has changed.',
   );
 }
+
+/** An admin's invitation: the link sets a password, and the account is a contributor from then on. */
+export function invitationEmail(ctx: EmailContext, to: Recipient, token: string): MailMessage {
+  return compose(
+    ctx,
+    to,
+    'You are invited to contribute',
+    [
+      `An administrator of ${ctx.siteName} invited you to contribute to it.`,
+      'Open the link below to choose your password; your account is ready then. The link works once and for 7 days.',
+    ],
+    { label: 'Choose your password', url: `${ctx.publicUrl}${paths.resetPassword(token)}` },
+    'If you did not expect this, ignore this e-mail; nothing happens without the link.',
+  );
+}
+
+/** The decision on a pending account: approved (sign in again to contribute) or declined (the account is closed). */
+export function accountDecisionEmail(ctx: EmailContext, to: Recipient, approved: boolean): MailMessage {
+  return approved
+    ? compose(
+        ctx,
+        to,
+        'Your account has been approved',
+        [`An administrator approved your ${ctx.siteName} account.`, 'Sign in again to add records and read what contributors read.'],
+        { label: 'Sign in', url: `${ctx.publicUrl}${paths.signin}` },
+        'Thank you for contributing.',
+      )
+    : compose(
+        ctx,
+        to,
+        'Your account request was declined',
+        [`An administrator declined your ${ctx.siteName} account request, and the account has been closed.`],
+        { label: 'Visit the site', url: ctx.publicUrl },
+        'You can still read and share every public record.',
+      );
+}

@@ -10,7 +10,7 @@ import { httpError } from '../../errors';
  */
 type TokenPurpose = 'activation' | 'reset';
 
-const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   activation: 7 * 24 * 3600 * 1000,
   reset: 3600 * 1000,
 };
@@ -35,13 +35,20 @@ function hashToken(token: string): string {
 }
 
 /** Creates a token for `userId` and returns the raw value (for the link); only its hash is stored. */
-export async function issueToken(db: Executor, userId: string, purpose: TokenPurpose, now = new Date()): Promise<string> {
+export async function issueToken(
+  db: Executor,
+  userId: string,
+  purpose: TokenPurpose,
+  now = new Date(),
+  /** An invitation's reset link lives as long as an activation link: the invitee may not read mail within the hour. */
+  lifetimeMs = TOKEN_LIFETIME_MS[purpose],
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.insert(tokens).values({
     userId,
     purpose,
     tokenHash: hashToken(token),
-    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+    expiresAt: new Date(now.getTime() + lifetimeMs),
   });
   return token;
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
+import type { ZxcvbnFactory as Factory } from '@zxcvbn-ts/core';
+import type { adjacencyGraphs as Graphs, dictionary as Dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Password rules of NIST SP 800-63B: a minimum length and a check against passwords known from breaches, with no
@@ -34,4 +35,26 @@ export function passwordProblem(password: string, personal: (string | undefined)
     }
   }
   return null;
+}
+
+/** zxcvbn's score (0-4) a staff password must reach: 3 is "safely unguessable" for an online attack and then some. */
+export const STAFF_MIN_SCORE = 3;
+let strength: Factory | null = null;
+
+/**
+ * Why `password` is refused for a staff (admin, super) account: the rules for everyone, then zxcvbn-ts's estimate
+ * against its shipped dictionaries and the person's own e-mail and names (no network look-up).
+ */
+export function staffPasswordProblem(password: string, personal: (string | undefined)[] = []): string | null {
+  const basic = passwordProblem(password, personal);
+  if (basic) return basic;
+  if (!strength) {
+    const require = createRequire(import.meta.url);
+    const { ZxcvbnFactory } = require('@zxcvbn-ts/core') as { ZxcvbnFactory: typeof Factory };
+    const common = require('@zxcvbn-ts/language-common') as { dictionary: typeof Dictionary; adjacencyGraphs: typeof Graphs };
+    strength = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+  }
+  const inputs = personal.filter((v): v is string => typeof v === 'string' && v.length > 0);
+  const { score } = strength.check(password, inputs);
+  return score < STAFF_MIN_SCORE ? 'This password is too easy to guess for a staff account: use a longer passphrase of several unrelated words' : null;
 }

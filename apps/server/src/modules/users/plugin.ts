@@ -3,6 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { USERS_API_BASE } from '@app/shared';
 import {
   emailOnlyBody,
+  challengeBody,
+  challengeResponse,
+  signinTokenResponse,
   inactiveResponse,
   messageResponse,
   resetBody,
@@ -11,7 +14,10 @@ import {
   tokenParams,
   tokenResponse,
 } from './schemas';
+import { z } from 'zod';
 import { registerAccountRoutes } from './account-routes';
+import { TwoFactor } from './two-factor';
+import { registerTwoFactorRoutes } from './two-factor-routes';
 import { ACTIVATE_FIRST, ACTIVATED, ACTIVATION_SENT, AccountService, PASSWORD_CHANGED, RESET_SENT, SIGNUP_DONE, type LimitName } from './service';
 import type { LimitRule } from './rate-limiter';
 import { refusals } from '../../errors';
@@ -54,6 +60,7 @@ function answered(reply: FastifyReply): Promise<void> {
 const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountService }> = async (instance, options) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const accounts = options.accounts;
+  const twoFactor = new TwoFactor({ db: app.db, config: app.config, sessions: app.sessions, audit: app.audit });
   // Limits run before body validation, so every request counts, well-formed or not.
   const limitSignup = async (request: FastifyRequest) => accounts.consumeSignup(request.ip);
   const limitMailRequest = async (request: FastifyRequest) => accounts.consumeMailRequest(request.ip);
@@ -62,8 +69,8 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
     '/signup',
     { preValidation: limitSignup, schema: { tags, body: signupBody, response: { 201: messageResponse, ...refusals(400, 413, 415, 429) } } },
     async (request, reply) => {
-      const { firstName, lastName, email, password } = request.body;
-      await accounts.signup({ firstName, lastName, email, password }, answered(reply));
+      const { firstName, lastName, email, password, organisation, reason } = request.body;
+      await accounts.signup({ firstName, lastName, email, password, organisation, reason }, answered(reply));
       return reply.status(201).send({ message: SIGNUP_DONE });
     },
   );
@@ -98,15 +105,23 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
       schema: {
         tags,
         body: signinBody,
-        response: { 200: tokenResponse, ...refusals(400, 401, 413, 415, 429), 403: inactiveResponse },
+        response: { 200: z.union([signinTokenResponse, challengeResponse]), ...refusals(400, 401, 413, 415, 429), 403: inactiveResponse },
       },
     },
     async (request, reply) => {
       const result = await accounts.signin(request.ip, request.body.email, request.body.password);
       if ('inactive' in result) return reply.status(403).send({ message: ACTIVATE_FIRST, resend: true });
-      return { token: result.token };
+      return twoFactor.afterPassword(result.user, { ip: request.ip, userAgent: request.headers['user-agent'] });
     },
   );
+
+  app.post(
+    '/signin/2fa',
+    { schema: { tags, body: challengeBody, response: { 200: tokenResponse, ...refusals(400, 401, 413, 415) } } },
+    async (request) =>
+      twoFactor.answerChallenge(request.body.challenge, request.body.code, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+  );
+  registerTwoFactorRoutes(app, twoFactor);
 
   mailRequest('/forgotpassword', (email, answeredAt) => accounts.forgotPassword(email, answeredAt), RESET_SENT);
 
@@ -123,9 +138,9 @@ const usersRoutes: FastifyPluginAsync<UsersPluginOptions & { accounts: AccountSe
 
 /** Not encapsulated, so `settleAccountWork` is the application's (tests and shutdown wait on it). */
 const usersArea: FastifyPluginAsync<UsersPluginOptions> = fp(async (app: FastifyInstance, options: UsersPluginOptions) => {
-  const { db, config, redis, mailQueue: mail, jwt, log } = app;
+  const { db, config, redis, mailQueue: mail, log } = app;
   const signupPerIp = { max: config.SIGNUP_LIMIT_PER_HOUR, windowMs: 60 * 60_000 };
-  const accounts = new AccountService({ db, config, redis, mail, jwt, log }, { signupPerIp, ...options.limits });
+  const accounts = new AccountService({ db, config, redis, mail, log }, { signupPerIp, ...options.limits });
   app.decorate('settleAccountWork', () => accounts.settle());
   app.addHook('onClose', () => accounts.settle());
   await app.register(usersRoutes, { ...options, accounts, prefix: USERS_API_BASE });

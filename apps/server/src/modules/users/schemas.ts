@@ -28,6 +28,13 @@ const newPassword = z.string({ error: required('password') }).superRefine((passw
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+const optionalText = (max: number) =>
+  z
+    .string({ error: 'Enter text' })
+    .trim()
+    .max(max, { error: `Use at most ${max} characters` })
+    .optional();
+
 const confirmation = z.string({ error: 'Repeat the password' });
 
 /** A missing body is treated as an empty one, so each missing field gets its own message. */
@@ -58,6 +65,9 @@ const rawSignup = z.object({
   email: emailField,
   password: newPassword,
   password2: confirmation,
+  /** For the accounts queue: who the person works with and why they want to contribute (both optional). */
+  organisation: optionalText(200),
+  reason: optionalText(2000),
 });
 export const signupBody = body(passwordPairChecks(rawSignup, (v) => [v.firstName, v.lastName]));
 
@@ -68,6 +78,8 @@ export const signinBody = body(
     password: z.string({ error: required('password') }).min(1, { error: 'Enter your password' }).max(1000),
   }),
 );
+
+export const inviteBody = body(z.object({ email: emailField, firstName: personName('first name'), lastName: personName('last name') }));
 
 export const emailOnlyBody = body(z.object({ email: emailField }));
 
@@ -83,8 +95,23 @@ export { offsetPageQuerySchema as listQuery } from '@app/shared';
 
 export const messageResponse = z.object({ message: z.string() });
 export const tokenResponse = z.object({ token: z.string() });
+/** A password sign-in: its token, which allows only enrolling a second factor when `enrolRequired` says so. */
+export const signinTokenResponse = tokenResponse.extend({ enrolRequired: z.literal(true).optional() });
+/** A right password of an account with a second factor: no token yet, the challenge to answer at /signin/2fa. */
+export const challengeResponse = z.object({ twoFactorRequired: z.literal(true), challenge: z.string(), methods: z.array(z.string()) });
+export const challengeBody = body(
+  z.object({
+    challenge: z.string({ error: 'Sign in again' }).min(1, { error: 'Sign in again' }).max(100),
+    code: z.string({ error: 'Enter the code' }).trim().min(1, { error: 'Enter the code' }).max(40),
+  }),
+);
 
-export { meResponseSchema as meResponse, userListItemSchema as userResponse } from '@app/shared';
+export {
+  accountQueueItemSchema as queueItemResponse,
+  meResponseSchema as meResponse,
+  sessionItemSchema as sessionResponse,
+  userListItemSchema as userResponse,
+} from '@app/shared';
 
 /** Sign-in of an account not yet activated: the message, and that a new activation link may be asked for. */
 export const inactiveResponse = z.object({ message: z.string(), resend: z.boolean().optional() });

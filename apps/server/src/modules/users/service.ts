@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { isStaffRole, type Role } from '@app/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config';
@@ -7,7 +8,7 @@ import type { Db } from '../../db';
 import { users, type UserRow } from '../../db/schema';
 import { httpError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../services/passwords';
-import type { JwtService } from '../../services/jwt';
+import { staffPasswordProblem } from './password-policy';
 import type { MailMessage } from '../../services/mail';
 import type { MailQueue } from '../../services/mail-queue';
 import { accountExistsEmail, activationEmail, passwordResetEmail, type EmailContext } from './emails';
@@ -16,11 +17,21 @@ import { assertNotBlocked, counterStore, RateLimit, type LimitRule } from './rat
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 export const ACTIVATE_FIRST = 'Activate your account first: we sent you a link';
+export const DECLINED = 'An administrator declined this account request; the account is closed';
 export const SIGNUP_DONE = 'Your account has been created. We sent you an e-mail with a link to activate it.';
 export const ACTIVATION_SENT = 'If this e-mail belongs to an account that is not yet activated, we sent it a new activation link.';
 export const RESET_SENT = 'If an account exists for this e-mail, we sent it a link to reset the password.';
 export const ACTIVATED = 'Your account has been activated, sign in to your account';
 export const PASSWORD_CHANGED = 'Your password has been changed. Sign in with the new password.';
+
+export interface SignupInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  organisation?: string | undefined;
+  reason?: string | undefined;
+}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -50,14 +61,13 @@ const DEFAULT_LIMITS: Record<LimitName, LimitRule> = {
 
 /**
  * What the accounts use: the database, the site's name and address for e-mails, Redis for limits shared between
- * processes (null: per process), mail, the token signer and the log.
+ * processes (null: per process), mail and the log.
  */
 interface AccountServices {
   db: Db;
   config: Pick<Config, 'RATE_LIMIT_PREFIX' | 'SITE_NAME' | 'publicUrl'>;
   redis: Redis | null;
   mail: Pick<MailQueue, 'send'>;
-  jwt: Pick<JwtService, 'sign'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
@@ -148,7 +158,7 @@ export class AccountService {
    * Creates the account after the answer (see `later`). An e-mail that already has an account gets a note saying so
    * instead of a new account: the answer is the same, so sign-up does not tell who has an account here.
    */
-  async signup(input: { firstName: string; lastName: string; email: string; password: string }, answered: Promise<void>): Promise<void> {
+  async signup(input: SignupInput, answered: Promise<void>): Promise<void> {
     // The password is hashed before answering, for a new e-mail and a taken one alike: the answer takes the hash's
     // time either way, and the account exists a moment after the answer rather than a hash later (a sign-in straight
     // after sign-up found no account).
@@ -156,7 +166,7 @@ export class AccountService {
     this.later('sign-up', answered, () => this.createAccount(input, passwordHash));
   }
 
-  private async createAccount(input: { firstName: string; lastName: string; email: string }, passwordHash: string): Promise<void> {
+  private async createAccount(input: Omit<SignupInput, 'password'>, passwordHash: string): Promise<void> {
     const existing = await this.findByEmail(input.email);
     if (existing) {
       if (await this.mayMail(existing.email)) this.deliver(accountExistsEmail(this.emailContext, existing));
@@ -168,7 +178,17 @@ export class AccountService {
       [user, token] = await this.services.db.transaction(async (tx) => {
         const [created] = await tx
           .insert(users)
-          .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, role: 'contributor', active: false })
+          .values({
+            email: input.email,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            organisation: input.organisation || null,
+            reason: input.reason || null,
+            passwordHash,
+            // Waits for an administrator after activation (decisions.md §4).
+            role: 'pending',
+            active: false,
+          })
           .returning();
         return [created!, await issueToken(tx, created!.id, 'activation')] as const;
       });
@@ -200,8 +220,11 @@ export class AccountService {
     this.deliver(activationEmail(this.emailContext, user, token));
   }
 
-  /** A JWT, or `inactive` for a right password of an account not yet activated. Throws 401 or 429. */
-  async signin(ip: string, email: string, password: string): Promise<{ token: string } | { inactive: true }> {
+  /**
+   * The account of a right e-mail and password (the caller starts its session or asks for its second factor), or
+   * `inactive` for one not yet activated. Throws 401, 403 (declined) or 429.
+   */
+  async signin(ip: string, email: string, password: string): Promise<{ user: UserRow } | { inactive: true }> {
     const accountAtIp = `${email}|${ip}`;
     await assertNotBlocked([
       [this.limits.signinFailuresPerIp, ip],
@@ -226,9 +249,10 @@ export class AccountService {
       throw httpError.unauthorized(WRONG_CREDENTIALS);
     }
     await this.limits.signinFailuresPerAccountAndIp.reset(accountAtIp);
-    // Only a caller who knows the password learns that the account is not activated.
+    // Only a caller who knows the password learns that the account is not activated, or was declined.
+    if (!user.active && user.decidedAt) throw httpError.forbidden(DECLINED);
     if (!user.active) return { inactive: true };
-    return { token: await this.services.jwt.sign(user) };
+    return { user };
   }
 
   forgotPassword(email: string, answered: Promise<void>): void {
@@ -252,11 +276,19 @@ export class AccountService {
       if (!user || user.email !== input.email) {
         throw httpError.badRequest({ email: 'This e-mail does not match the account of this reset link' });
       }
+      const weak = isStaffRole(user.role as Role) ? staffPasswordProblem(input.password, [user.email, user.firstName, user.lastName]) : null;
+      if (weak) throw httpError.badRequest({ password: weak });
       await markUsed(tx, row.id, 'reset');
       await retireTokens(tx, user.id, 'reset');
       await tx
         .update(users)
-        .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .set({
+          passwordHash,
+          // A reset link proves the e-mail is the account's: it activates an invited account (or one never activated).
+          active: true,
+          tokenVersion: sql`${users.tokenVersion} + 1`,
+          updatedAt: new Date(),
+        })
         .where(eq(users.id, user.id));
       return user.email;
     });

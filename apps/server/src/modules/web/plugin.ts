@@ -71,7 +71,9 @@ async function serveAssets(app: FastifyInstance, distDir: string) {
     preCompressed: true,
     setHeaders(res, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      // The service worker is asked for again at every check, so a new version reaches readers at their next visit.
+      if (path.basename(filePath) === 'sw.js') res.header('cache-control', 'no-cache');
+      else res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     },
   });
 }

@@ -15,10 +15,14 @@ interface HubEntry {
 }
 
 const ENTRIES: readonly HubEntry[] = [
+  { key: 'accounts', to: paths.accountsQueue, shownTo: can.approveAccounts },
   { key: 'users', to: paths.users, shownTo: can.manageUsers },
   { key: 'audit', to: paths.audit, shownTo: can.readAudit },
+  { key: 'accessLog', to: paths.accessLog, shownTo: can.readAudit },
   { key: 'trash', to: paths.trash, shownTo: can.restore },
   { key: 'duplicates', to: paths.duplicates, shownTo: can.approve },
+  { key: 'testimonies', to: paths.testimonies, shownTo: can.approve },
+  { key: 'imports', to: paths.imports, shownTo: can.create },
   { key: 'checkpoints', to: paths.checkpoints, shownTo: can.readAudit },
   { key: 'representatives', to: paths.representatives, shownTo: can.manageDirectory },
   { key: 'captures', shownTo: can.readAudit },

@@ -8,6 +8,9 @@ import { RouteNotice } from '../../components/RouteNotice';
 import { AuthField, EmailField } from './AuthField';
 import { useAccountForm } from './useAccountForm';
 import { AccountForm, AccountPage } from './AccountForm';
+import { SecondFactorStep } from './SecondFactorStep';
+
+type SigninAnswer = { token: string; enrolRequired?: true } | { twoFactorRequired: true; challenge: string; methods: string[] };
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -25,9 +28,17 @@ export function SignInForm({ title }: { title: string }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [resendState, setResendState] = useState<{ email: string; sent: boolean; error: string | null } | null>(null);
+  const [challenge, setChallenge] = useState<string | null>(null);
   const form = useAccountForm(FIELDS, (values) =>
-    request<{ token: string }>(`${USERS_API_BASE}/signin`, { method: 'POST', body: values, raw: true }),
+    request<SigninAnswer>(`${USERS_API_BASE}/signin`, { method: 'POST', body: values, raw: true }),
   );
+  const signedIn = (token: string, enrolRequired = false) => {
+    if (!session.signIn(token)) return;
+    // A pending account can do nothing a visitor cannot: it is told why rather than sent to the dashboard.
+    const waiting = session.get()?.role === 'pending';
+    const next = enrolRequired ? `${paths.twoFactor}?required` : waiting ? paths.pending : safeNext(params.get('next'));
+    void navigate(next, { replace: true });
+  };
   const needsActivation = form.lastError?.status === 403 && form.lastError.body.resend !== undefined;
 
   const resend = async () => {
@@ -40,6 +51,13 @@ export function SignInForm({ title }: { title: string }) {
     }
   };
 
+  if (challenge) {
+    return (
+      <AccountPage title={title}>
+        <SecondFactorStep challenge={challenge} onToken={(token) => signedIn(token)} />
+      </AccountPage>
+    );
+  }
   return (
     <AccountPage title={title}>
       <RouteNotice />
@@ -49,9 +67,9 @@ export function SignInForm({ title }: { title: string }) {
         onSubmit={(e) => {
           const email = String(new FormData(e.currentTarget).get('email') ?? '');
           setResendState({ email, sent: false, error: null });
-          void form.onSubmit(e, ({ token }) => {
-            if (!session.signIn(token)) return;
-            void navigate(safeNext(params.get('next')), { replace: true });
+          void form.onSubmit(e, (answer) => {
+            if ('twoFactorRequired' in answer) setChallenge(answer.challenge);
+            else signedIn(answer.token, answer.enrolRequired === true);
           });
         }}
       >

@@ -54,6 +54,9 @@ export default function ExportPage() {
         {t('export.columnsAbout')} <a href={DATA_PACKAGE_HREF}>{t('export.columnsLink')}</a>
       </p>
       <p className="export-note">{t('export.fixity')}</p>
+      <p>
+        <Link to={paths.mirrors}>{t('pages.mirrors')}</Link>: {t('export.mirrorsNote')}
+      </p>
     </section>
   );
 }

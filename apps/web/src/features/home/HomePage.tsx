@@ -85,6 +85,8 @@ export default function HomePage() {
         <p>{t('home.disclaimer')}</p>
       </section>
 
+      <TestifySection />
+
       <section className={`home-purpose ${accent}`} aria-labelledby="home-purpose-title" data-testid="purpose" data-accent={accent}>
         <h2 id="home-purpose-title">{t('home.purposeTitle')}</h2>
         <p lang="am">{t('home.purposeAm')}</p>
@@ -115,5 +117,18 @@ export default function HomePage() {
         </section>
       ) : null}
     </div>
+  );
+}
+
+/** The way to the witness's form (a page of the server's own, so a full page load). */
+function TestifySection() {
+  const { t } = useTranslation();
+  return (
+    <section className="home-testify" aria-labelledby="home-testify-title">
+      <h2 id="home-testify-title">{t('home.testifyTitle')}</h2>
+      <p>
+        {t('home.testifyText')} <a href={paths.testify}>{t('home.testifyLink')}</a>
+      </p>
+    </section>
   );
 }

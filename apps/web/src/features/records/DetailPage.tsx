@@ -17,6 +17,7 @@ import { FieldValue } from './FieldValue';
 import { PrivateMark } from './PrivateMark';
 import { CAPTURED_FIELDS, CaptureControls, CitedLinks } from './LinkCaptures';
 import { RecordActions } from './RecordActions';
+import { EvidencePackageLinks } from './EvidencePackageLinks';
 import { IncidentLink, IncidentPeople, SourcesList } from './RecordLinks';
 import { EvidenceFixity, RecordMedia } from './RecordMedia';
 import { useCategoryFromPath } from './useCategoryFromPath';
@@ -116,6 +117,7 @@ export default function DetailPage() {
           <ConfirmedStatus category={category} record={record} />
         </p>
         <RecordActions record={record} />
+        <EvidencePackageLinks record={record} />
       </header>
       {search.get(MERGED_PARAM) === '1' ? (
         <p className="route-notice merged-notice" role="status">

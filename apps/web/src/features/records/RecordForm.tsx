@@ -16,6 +16,8 @@ interface RecordFormProps {
   category: CategoryDef;
   /** Edit: the stored record, whose values prefill the inputs. */
   record?: RecordDto;
+  /** Add: starting values that are no stored record (a testimony's place and its withheld source). */
+  draft?: Partial<RecordDto>;
   submitLabel: string;
   /** Asked with window.confirm before sending (video create), once the fields pass the server's checks. */
   confirmText?: string;
@@ -44,7 +46,7 @@ function useFocusOnFirstError(errors: Record<string, string>, category: Category
  * The one create/edit form of every category, generated from the registry (field kind -> input). Submitted with
  * native validation off: the server's field errors appear under their fields and the input is kept.
  */
-export function RecordForm({ category, record, submitLabel, confirmText, save, onSaved }: RecordFormProps) {
+export function RecordForm({ category, record, draft, submitLabel, confirmText, save, onSaved }: RecordFormProps) {
   const { t } = useTranslation();
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -106,7 +108,7 @@ export function RecordForm({ category, record, submitLabel, confirmText, save, o
     <form ref={formRef} className="record-form" noValidate onSubmit={onSubmit} onInput={askAgain} encType="multipart/form-data" aria-busy={pending}>
       <FormAlert messages={general} />
       {category.fields.map((field) => (
-        <RegistryField key={field.name} field={field} idPrefix={formId} record={record} error={errorFor(errors, field)} />
+        <RegistryField key={field.name} field={field} idPrefix={formId} record={record ?? (draft as RecordDto | undefined)} error={errorFor(errors, field)} />
       ))}
       {category.checksDuplicates && question ? <DuplicateWarning category={category} question={question} recordId={record?._id} /> : null}
       {progress !== null ? (
