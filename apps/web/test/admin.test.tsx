@@ -35,10 +35,12 @@ describe('/admin hub', () => {
       'Access log': '/admin/access-log',
       Trash: '/admin/trash',
       'Possible duplicates': '/admin/duplicates',
+      Testimonies: '/admin/testimonies',
+      'Import records': '/admin/imports',
       'Audit checkpoints': '/admin/checkpoints',
       "Representatives' directory": '/admin/representatives',
     });
-    for (const key of ['accounts', 'users', 'audit', 'accessLog', 'trash', 'duplicates', 'checkpoints', 'representatives', 'captures']) {
+    for (const key of ['accounts', 'users', 'audit', 'accessLog', 'trash', 'duplicates', 'testimonies', 'imports', 'checkpoints', 'representatives', 'captures']) {
       expect(screen.getByTestId(`admin-hub-${key}`).querySelector('p')?.textContent?.length).toBeGreaterThan(20);
     }
     expect(screen.getByTestId('admin-hub-captures')).toHaveTextContent(/set on that record's page/);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_BASE, CATEGORY_LIST, can, isUuid, type Actor } from '@app/shared';
@@ -29,7 +29,9 @@ const linkResource = (id: string) => `evidence-package:${id}:omit`;
  * Who asks: the token's account, or (without a token) the reader of a signed link, which only a package without
  * withheld testimony takes: a link can end up in a browser's history or a proxy's log, a token does not.
  */
-async function packager(app: FastifyInstance, request: FastifyRequest, id: string, query: z.infer<typeof packageQuery>): Promise<Actor> {
+async function packager(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, id: string, query: z.infer<typeof packageQuery>): Promise<Actor> {
+  // A token of an account waiting for approval is refused as such (403), not as no token.
+  if (request.hasAuthHeader) await app.requireActor(request, reply);
   const actor = request.hasAuthHeader || query.withheld === 'include' ? await request.getActor() : ((await app.media.links?.readerOf(linkResource(id), query.v)) ?? null);
   if (!actor) throw httpError.unauthorized();
   if (!can.approve(actor)) throw httpError.forbidden();
@@ -73,7 +75,7 @@ const evidencePackageArea: FastifyPluginAsync = async (fastify: FastifyInstance)
       },
       async (request, reply) => {
         const id = isUuid(request.params.id) ? request.params.id.toLowerCase() : '';
-        const actor = await packager(app, request, id, request.query);
+        const actor = await packager(app, request, reply, id, request.query);
         if (!id) throw httpError.notFound();
         const includeWithheld = await confirmWithheldChoice(request, actor, request.query);
         const started = await startPackage(services, { category: category.slug, id, actor, includeWithheld, via: 'api' });

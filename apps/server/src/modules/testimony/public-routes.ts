@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_BASE, testimonyMessageSchema, testimonyReceiptSchema } from '@app/shared';
 import { AppError, refusals } from '../../errors';
+import { asClientError } from '../records/body';
 import type { TestimonyAbuse } from './abuse';
 import { parseEnvelope, type Draft, type TestimonyService } from './service';
 import { receiptPage, submittedPage, wantsPage, type PageLanguage } from './page';
@@ -47,7 +48,8 @@ async function receive(request: FastifyRequest, service: TestimonyService, makeD
     }
   } catch (err) {
     if (draft) await service.abort(draft);
-    throw err;
+    // A broken form (busboy's plain Errors, a wrong content type) is the sender's: 400, never 500.
+    throw err instanceof AppError ? err : asClientError(err);
   }
   return { fields, draft };
 }

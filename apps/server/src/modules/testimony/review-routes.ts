@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
@@ -32,7 +32,8 @@ export function sessionOf(request: FastifyRequest): string | null {
 /** What every reviewer route needs: the reviewer check, the actor, the session's unlocked keys, a valid id. */
 function context(instance: FastifyInstance, review: TestimonyReview, sessions: UnlockedSessions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const requireReviewer = async (request: FastifyRequest) => {
+  const requireReviewer = async (request: FastifyRequest, reply: FastifyReply) => {
+    await instance.requireActor(request, reply);
     const actor = await request.getActor();
     if (!actor) throw httpError.unauthorized();
     if (!(await review.isReviewer(actor))) throw httpError.forbidden('Only reviewers can do this');
