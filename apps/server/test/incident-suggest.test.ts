@@ -47,6 +47,13 @@ describe('incident suggestions', () => {
     for (const q of ['orvex', 'quorvexx', '2019-08', '2018', 'quorvex nothere']) expect(titles(await suggest(`q=${encodeURIComponent(q)}`)), q).toEqual([]);
   });
 
+  it('finds a word the text parser reads as a number when typed alone (85e4af: 85e4, then af)', async () => {
+    await make('events', { title: 'SUGGEST-TEST-85E4AFNG event (test data)' });
+    await make('events', { title: '12E3QRX standalone test event (test data)' });
+    for (const q of ['suggest-test-85e4af', '85e4af', '85E4AFNG']) expect(titles(await suggest(`q=${encodeURIComponent(q)}`)), q).toContain('SUGGEST-TEST-85E4AFNG event (test data)');
+    for (const q of ['12e3qr', '12e3qrx stand']) expect(titles(await suggest(`q=${encodeURIComponent(q)}`)), q).toContain('12E3QRX standalone test event (test data)');
+  });
+
   it('finds events as well, newest incident date first, at most `limit`', async () => {
     await make('events', { title: 'Plimsk test event early (test data)', startAt: '2015-01-02T00:00:00' });
     await make('events', { title: 'Plimsk test event late (test data)', startAt: '2016-01-02T00:00:00' });

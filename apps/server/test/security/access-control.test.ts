@@ -391,7 +391,7 @@ describe('access control matrix: every route as every caller, unseen records thr
           const shows = res.body.includes(probe.mark);
           const may = probe.readers === 'signed-in' && can.readPrivate(caller.actor);
           if (shows && !may) leaks.push(`${probe.state} ${probe.category.slug} shown by ${path.name} (${path.url}) to ${caller.name}`);
-          if (!shows && may && (path.name === 'detail' || path.name === 'incident suggestions')) misses.push(`${probe.state} ${probe.category.slug} not shown by ${path.name} to ${caller.name}`);
+          if (!shows && may && (path.name === 'detail' || path.name === 'incident suggestions')) misses.push(`${probe.state} ${probe.category.slug} not shown by ${path.name} (${path.url}) to ${caller.name}: ${res.status} ${res.body.slice(0, 300)}`);
         }
         // Image copies: the plain URL (what an anonymous visitor could guess or keep) must not serve them, nor, once
         // the record is trashed, the links an admin was given before (access-control-links.test.ts has the rest).

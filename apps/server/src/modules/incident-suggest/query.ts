@@ -22,7 +22,9 @@ export function suggestConditions(q: string, visibility: Visibility): SQL[] | nu
   // Quoted lexemes of letters and digits only: nothing typed can be read as tsquery syntax.
   const prefixes = words.map((word) => `'${word}':*AB`).join(' & ');
   const either: SQL[] = [];
-  if (words.length) either.push(sql`${searchColumns.vector} @@ to_tsquery('simple', ${prefixes})`);
+  // The parser reads a word by its context: typed alone, "85e4af" is the number 85e4 then "af", while the record's
+  // "ACCESS-85E4AFNG" holds "85e4afng". The words as typed (a plain cast, no parser) are matched as well as its reading.
+  if (words.length) either.push(sql`${searchColumns.vector} @@ (to_tsquery('simple', ${prefixes}) || ${prefixes}::tsquery)`);
   // The parser splits a case number unlike the typed text ("QZ-4711" holds "-4711"): its start is matched as typed too.
   either.push(sql`lower(${records.caseNum}) like ${`${escapeLike(text.toLowerCase())}%`}`);
   if (period) {
