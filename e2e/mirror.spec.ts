@@ -96,9 +96,13 @@ test('the known-mirrors page lists copies with their fingerprints; an admin adds
   const SUPER = { email: 'e2e-super@example.test', password: 'e2e super password (test only)' };
   const signin = await request.post('/api/users/signin', { data: SUPER });
   const token = ((await signin.json()) as { token: string }).token;
+  // Names of this attempt's own: a retry finds the copies an earlier attempt listed still there.
+  const run = Math.random().toString(36).slice(2, 8);
+  const listedName = `Sample Test Library ${run} (not real)`;
+  const addedName = `Sample Second Archive ${run} (test)`;
   const listed = await request.post('/api/v1.0.0/mirrors', {
     headers: { authorization: `Bearer ${token}` },
-    data: { name: 'Sample Test Library (not real)', url: 'https://mirror.example.org/archive/', fingerprint: 'ab'.repeat(32), note: 'Test data: nightly rsync.' },
+    data: { name: listedName, url: 'https://mirror.example.org/archive/', fingerprint: 'ab'.repeat(32), note: 'Test data: nightly rsync.' },
   });
   expect(listed.status()).toBe(201);
   for (const width of [375, 1280]) {
@@ -106,7 +110,7 @@ test('the known-mirrors page lists copies with their fingerprints; an admin adds
     await page.goto('/mirrors');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Copies of the archive');
     await expect(page.getByTestId('site-key-fingerprint')).toHaveText(/^[0-9a-f]{64}$/);
-    await expect(page.getByRole('heading', { name: 'Sample Test Library (not real)' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: listedName })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     if (shots) await page.screenshot({ path: path.join(shots, `mirrors-${width}.png`), fullPage: true });
   }
@@ -117,16 +121,16 @@ test('the known-mirrors page lists copies with their fingerprints; an admin adds
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/mirrors');
-  await page.getByLabel('Kept by').fill('Sample Second Archive (test)');
+  await page.getByLabel('Kept by', { exact: true }).fill(addedName);
   await page.getByLabel('Address of the copy').fill('not an address');
   await page.getByLabel('Key fingerprint').fill('cd'.repeat(32));
   await page.getByRole('button', { name: 'Add to the list' }).click();
   await expect(page.getByText(/An address starting with https:\/\//)).toBeVisible();
   await page.getByLabel('Address of the copy').fill('ipfs://bafytestcid');
   await page.getByRole('button', { name: 'Add to the list' }).click();
-  await expect(page.getByRole('heading', { name: 'Sample Second Archive (test)' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: addedName })).toBeVisible();
   if (shots) await page.screenshot({ path: path.join(shots, 'mirrors-admin.png'), fullPage: true });
-  for (const name of ['Sample Second Archive (test)', 'Sample Test Library (not real)']) {
+  for (const name of [addedName, listedName]) {
     await page.getByRole('button', { name: `Remove the copy kept by ${name}` }).click();
     await expect(page.getByRole('heading', { name })).toHaveCount(0);
   }
