@@ -2,26 +2,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_BASE } from '@app/shared';
+import { template } from './fixtures/app-template';
 
 /**
  * A stand-in web build for the mirror tests (the real one is built for the browser suite, which mirrors the real
  * pages): a renderer that reads the site's anonymous API as the app's does and links what the app's pages link (the
  * lists and their pages, each record, its image copy, the search form, signing in, the editor, the exports).
  */
-
-const template = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>Loading</title>
-    <!--app-head-->
-    <script type="module" crossorigin src="/assets/index-app.js"></script>
-    <link rel="modulepreload" crossorigin href="/assets/vendor.js">
-    <link rel="stylesheet" crossorigin href="/assets/index-app.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>`;
 
 const renderer = `
 const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => '&#' + c.charCodeAt(0) + ';');

@@ -7,6 +7,7 @@ import { API_BASE, jsonForScript, type BrandConfig } from '@app/shared';
 import { pageAssets, type BuildManifest } from '../src/modules/web/prerender';
 import { renderShell } from '../src/modules/web/shell';
 import { call, createTestApp, createUser, type TestApp } from './helpers';
+import { template } from './fixtures/app-template';
 
 /**
  * Server-rendered public pages. The real renderer is the web app's build (its pages are tested in the browser
@@ -23,20 +24,6 @@ const manifest: BuildManifest = {
   'src/islands/start.tsx': { file: 'assets/islands.js', isEntry: true, imports: ['_vendor.js'] },
   'src/components/CopyButton.tsx': { file: 'assets/CopyButton.js', imports: ['_vendor.js'] },
 };
-
-const template = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>Loading</title>
-    <!--app-head-->
-    <script type="module" crossorigin src="/assets/index-app.js"></script>
-    <link rel="modulepreload" crossorigin href="/assets/vendor.js">
-    <link rel="stylesheet" crossorigin href="/assets/index-app.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>`;
 
 // The stand-in renderer: lists what the API gives it, shows one massacre, fails on /events, has a not-found page for
 // /nowhere (as the app's catch-all route), renders nothing for other addresses.

@@ -28,8 +28,9 @@ interface AuditEntry {
 /** A transaction handle or the database itself: appends join the caller's transaction when given one. */
 type Executor = Pick<Db, 'select' | 'insert' | 'execute'>;
 
-export function entryHash(prevHash: string, row: Omit<AuditRow, 'seq' | 'hash' | 'prevHash'>): string {
-  const content = canonicalJson({
+/** What an entry's hash covers, as JSON: custody files carry exactly this, so a reader can hash it again. */
+export function hashedFields(row: Omit<AuditRow, 'seq' | 'hash' | 'prevHash'>) {
+  return {
     at: row.at.toISOString(),
     actorId: row.actorId,
     actorRole: row.actorRole,
@@ -38,7 +39,11 @@ export function entryHash(prevHash: string, row: Omit<AuditRow, 'seq' | 'hash' |
     recordId: row.recordId,
     subject: row.subject,
     changes: row.changes,
-  });
+  };
+}
+
+export function entryHash(prevHash: string, row: Omit<AuditRow, 'seq' | 'hash' | 'prevHash'>): string {
+  const content = canonicalJson(hashedFields(row));
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
 }
 

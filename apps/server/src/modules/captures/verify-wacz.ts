@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WARCParser } from 'warcio';
-import yauzl from 'yauzl';
+import { forEachZipEntry } from '../../services/zip-reading';
 import { TimestampTrust, verifyTimestamp } from '../../services/timestamping';
 import { publicKeyFingerprint, signatureHolds, TIMESTAMP_REQUESTED } from './signing';
 
@@ -25,27 +25,9 @@ const sha256 = (b: Uint8Array) => `sha256:${createHash('sha256').update(b).diges
 
 /** The files of a ZIP (WACZ) by path. */
 export async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a ZIP file')) : resolve(z))),
-  );
   const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (entry.fileName.endsWith('/')) return zip.readEntry();
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) return reject(err ?? new Error(`cannot read ${entry.fileName}`));
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
+  await forEachZipEntry(bytes, async (entry, stream) => {
+    files.set(entry.fileName, Buffer.concat(await stream.toArray()));
   });
   return files;
 }

@@ -3,6 +3,7 @@ import { isWithheldPlaceholder, type Source } from '@app/shared';
 import type { Db } from '../../db';
 import { auditLog, records, type AuditCheckpointRow, type AuditRow } from '../../db/schema';
 import { KEY_INTRODUCED } from '../../services/audit-keys';
+import { hashedFields } from '../../services/audit';
 
 /**
  * `data/custody.ndjson`: the audit entries about the package's records (their writes, files, captures, packagings),
@@ -86,17 +87,7 @@ function linkRuns(wanted: number[], checkpointSeqs: number[]): { runs: [number, 
 function entryLine(row: AuditRow, role: CustodyRole, sealed: string | null): CustodyEntryLine {
   const base = { type: 'entry' as const, role, seq: row.seq, prevHash: row.prevHash, hash: row.hash };
   if (sealed) return { ...base, sealed };
-  return {
-    ...base,
-    at: row.at.toISOString(),
-    actorId: row.actorId,
-    actorRole: row.actorRole,
-    action: row.action,
-    category: row.category,
-    recordId: row.recordId,
-    subject: row.subject,
-    changes: row.changes,
-  };
+  return { ...base, ...hashedFields(row) };
 }
 
 /** Records that are public and live, of those the linking entries name: the others' entries are sealed. */

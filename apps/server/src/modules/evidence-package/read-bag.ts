@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import yauzl from 'yauzl';
+import { forEachZipEntry } from '../../services/zip-reading';
 
 /**
  * Reads a package ZIP entry by entry, hashing each as it streams (an original of a gigabyte is never held), and
@@ -17,36 +17,19 @@ const HASH_ONLY = /^data\/(originals|public)\//;
 const KEPT_LIMIT = 256 * 1024 * 1024;
 
 export async function readBag(file: string): Promise<Map<string, BagFile>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, validateEntrySizes: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a ZIP file')) : resolve(z))),
-  );
   const files = new Map<string, BagFile>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (entry.fileName.endsWith('/')) return zip.readEntry();
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) return reject(err ?? new Error(`cannot read ${entry.fileName}`));
-        const hash = createHash('sha256');
-        const keep = !HASH_ONLY.test(entry.fileName) && entry.uncompressedSize <= KEPT_LIMIT;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        stream.on('data', (c: Buffer) => {
-          hash.update(c);
-          size += c.length;
-          if (keep) chunks.push(c);
-        });
-        stream.on('error', reject);
-        stream.on('end', () => {
-          files.set(entry.fileName, { sha256: hash.digest('hex'), size, bytes: keep ? Buffer.concat(chunks) : null });
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
+  await forEachZipEntry(file, async (entry, stream) => {
+    const hash = createHash('sha256');
+    const keep = !HASH_ONLY.test(entry.fileName) && entry.uncompressedSize <= KEPT_LIMIT;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      size += chunk.length;
+      if (keep) chunks.push(chunk);
+    }
+    files.set(entry.fileName, { sha256: hash.digest('hex'), size, bytes: keep ? Buffer.concat(chunks) : null });
   });
-  zip.close();
   return files;
 }
 
