@@ -26,3 +26,4 @@ export * from './incident-suggest';
 export * from './mirrors';
 export * from './imports';
 export * from './field-labels';
+export * from './access-log';

@@ -2,19 +2,10 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_BASE, CATEGORY_LIST, TOTAL_COUNT_HEADER, USERS_API_BASE, isUuid, offsetPageQuerySchema, pageLimit } from '@app/shared';
+import { API_BASE, CATEGORY_LIST, accessLogEntrySchema, TOTAL_COUNT_HEADER, USERS_API_BASE, isUuid, offsetPageQuerySchema, pageLimit } from '@app/shared';
 import { refusals } from '../../errors';
 import { accessLogCsv, countAccessLog, listAccessLog, noteRecordRead } from './service';
 
-const entrySchema = z.object({
-  at: z.string(),
-  userId: z.string(),
-  userName: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  recordId: z.string(),
-  category: z.string(),
-  kind: z.string(),
-});
 const tags = ['access-log'];
 /** The routes of one record's read, whose answers to an account are logged when they showed something private. */
 const RECORD_READS = new Set(CATEGORY_LIST.map((c) => `${API_BASE}/${c.slug}/:id`));
@@ -37,7 +28,7 @@ const accessLogArea: FastifyPluginAsync = fp(async (instance: FastifyInstance) =
 
   app.get(
     `${API_BASE}/access-log`,
-    { preHandler: app.requireRole('admin', 'super'), schema: { tags, querystring: offsetPageQuerySchema, response: { 200: z.array(entrySchema), ...refusals(400, 401, 403) } } },
+    { preHandler: app.requireRole('admin', 'super'), schema: { tags, querystring: offsetPageQuerySchema, response: { 200: z.array(accessLogEntrySchema), ...refusals(400, 401, 403) } } },
     async (request, reply) => {
       reply.header(TOTAL_COUNT_HEADER, String(await countAccessLog(app.db)));
       return listAccessLog(app.db, { limit: pageLimit(request.query), offset: request.query.offset ?? 0 });
@@ -59,7 +50,7 @@ const accessLogArea: FastifyPluginAsync = fp(async (instance: FastifyInstance) =
 
   app.get(
     `${USERS_API_BASE}/access-log`,
-    { preHandler: app.requireAccount, schema: { tags, querystring: offsetPageQuerySchema, response: { 200: z.array(entrySchema), ...refusals(400, 401) } } },
+    { preHandler: app.requireAccount, schema: { tags, querystring: offsetPageQuerySchema, response: { 200: z.array(accessLogEntrySchema), ...refusals(400, 401) } } },
     async (request) => {
       const me = (await request.getAccount())!;
       return listAccessLog(app.db, { userId: me.id, limit: pageLimit(request.query), offset: request.query.offset ?? 0 });

@@ -1,5 +1,5 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
-import { can, type Actor, type Source } from '@app/shared';
+import { can, type AccessLogEntry, type Actor, type Source } from '@app/shared';
 import type { Db } from '../../db';
 import { accessLog, records, users, type AccessLogRow } from '../../db/schema';
 import { csvRows } from '../export/csv';
@@ -21,16 +21,6 @@ export async function noteRecordRead(db: Db, actor: Actor, recordId: string): Pr
   if (!record || !kind) return false;
   await db.insert(accessLog).values({ userId: actor.id, sessionId: actor.sid ?? null, recordId, category: record.category, kind });
   return true;
-}
-
-export interface AccessLogEntry {
-  at: string;
-  userId: string;
-  userName: string | null;
-  sessionId: string | null;
-  recordId: string;
-  category: string;
-  kind: string;
 }
 
 /** Entries newest first, of one account when `userId` is given. */

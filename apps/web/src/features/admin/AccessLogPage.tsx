@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { can } from '@app/shared';
+import { can, type AccessLogEntry } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { requestBlob, requestPage } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
@@ -12,16 +12,6 @@ import { PagedTable, usePaging, type Column } from './PagedTable';
 import './admin.css';
 
 const PAGE_SIZE = 50;
-
-interface AccessLogEntry {
-  at: string;
-  userId: string;
-  userName: string | null;
-  sessionId: string | null;
-  recordId: string;
-  category: string;
-  kind: string;
-}
 
 /** /admin/access-log (admin, super): who read which private record or withheld testimony, when, from which session. */
 export default function AccessLogPage() {
