@@ -27,3 +27,4 @@ export * from './mirrors';
 export * from './imports';
 export * from './field-labels';
 export * from './access-log';
+export * from './testimony-draft';

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { can, paths, PICKER_CATEGORIES, TESTIMONY_STATUSES, type TestimonyStatus } from '@app/shared';
+import { can, paths, PICKER_CATEGORIES, recordDraft, TESTIMONY_STATUSES, type TestimonyStatus } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
 import { ApiError } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
 import { useTranslation } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { ask, createKey, downloadFile, lock, setStatus, unlock, useKeyState, useQueue, useReviewAction, useTestimony } from './api';
-import { recordDraft, storeDraft } from './draft';
+import { storeDraft } from './draft';
 import './testimony.css';
 
 const message = (err: unknown) => (err instanceof ApiError ? Object.values(err.fields).join(' ') : err ? String(err) : '');
