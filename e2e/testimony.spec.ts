@@ -22,6 +22,25 @@ test.describe.serial('testimony', () => {
     }
   });
 
+  test("the Amharic form shows its Ge'ez in Noto Sans Ethiopic where the system has no Ethiopic font", async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const fonts: string[] = [];
+    page.on('request', (req) => {
+      if (/\.woff2$/.test(new URL(req.url()).pathname)) fonts.push(new URL(req.url()).pathname);
+    });
+    await page.goto('/testify?lang=am');
+    await expect(page.locator('h1')).toHaveText(/[\u1200-\u137f]/);
+    await expect.poll(() => page.evaluate(() => document.fonts.check('16px "Noto Sans Ethiopic"', 'ምስክርነት'))).toBe(true);
+    const installed = await page.evaluate(() => new FontFace('installed-ethiopic-probe', 'local("Noto Sans Ethiopic")').load().then(() => true, () => false));
+    // A device with the font uses its own; the others get the build's whole face, once.
+    expect(fonts.filter((url) => /noto-sans-ethiopic-ethiopic-400/.test(url))).toHaveLength(installed ? 0 : 1);
+    const family = await page.locator('h1').evaluate((h) => getComputedStyle(h).fontFamily);
+    // First in the list: after system-ui, Chrome drew the bold headings' Ge'ez with its own fallback, as boxes.
+    expect(family).toMatch(/^"?Noto Sans Ethiopic"?,/);
+    await context.close();
+  });
+
   test('without JavaScript: the form sends a testimony with a file and shows the receipt once', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ethiopicFaceRule } from '../src/modules/testimony/page';
 import { createTestApp, createUser, call, type TestApp } from './helpers';
 
 const ONION = `${'a'.repeat(56)}.onion`;
@@ -38,6 +42,22 @@ describe('the witness pages', () => {
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.body).toContain('A receipt is 16 digits');
+  });
+
+  it("declares the web build's Ethiopic face when there is one, and none without a build", () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'testify-face-'));
+    try {
+      expect(ethiopicFaceRule(dist)).toBe('');
+      mkdirSync(path.join(dist, 'assets'));
+      writeFileSync(path.join(dist, 'assets', 'noto-sans-ethiopic-ethiopic-400-normal-AbC12_-x.woff2'), 'test face');
+      writeFileSync(path.join(dist, 'assets', 'ethiopic-interface-en-1234-AbC.woff2'), 'test subset');
+      const rule = ethiopicFaceRule(dist);
+      expect(rule).toMatch(/^@font-face\{font-family:'Noto Sans Ethiopic';/);
+      expect(rule).toContain("local('Noto Sans Ethiopic'),local('NotoSansEthiopic-Regular'),url('/assets/noto-sans-ethiopic-ethiopic-400-normal-AbC12_-x.woff2') format('woff2')");
+      expect(rule).toContain('unicode-range:U+030E,U+1200-1399,');
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('sends no Onion-Location on API answers', async () => {

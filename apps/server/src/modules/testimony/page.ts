@@ -1,5 +1,8 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { API_BASE, REGIONS } from '@app/shared';
+import { WEB_DIST } from '../../locations';
 import { formatReceipt } from './receipts';
 import { PAGE_TEXT } from './page-text';
 
@@ -20,8 +23,32 @@ export function wantsPage(request: FastifyRequest): boolean {
   return /text\/html/.test(String(request.headers.accept ?? '')) && !/application\/json/.test(String(request.headers.accept ?? ''));
 }
 
+/** The whole Noto Sans Ethiopic face the web build ships (apps/web/build/ethiopic-faces.ts), by its hashed name. */
+const FULL_FACE = /^noto-sans-ethiopic-ethiopic-400-normal-[\w-]+\.woff2$/;
+const ETHIOPIC_RANGE = 'U+030E,U+1200-1399,U+2D80-2DDE,U+AB01-AB2E,U+1E7E0-1E7FE';
+
+/**
+ * The @font-face of the web build's Ethiopic face, for these pages' Amharic and what a witness types in it: a phone
+ * without Ethiopic fonts showed boxes. A device's own font comes first; the file (75 KB) is fetched only when a page
+ * shows an Ethiopic letter (unicode-range). Empty when there is no build (the pages then use the system's fonts).
+ * First in the pages' font list, as in the app: after system-ui, Chrome drew bold Ge'ez in its own fallback (boxes).
+ */
+export function ethiopicFaceRule(distDir: string): string {
+  let file: string | undefined;
+  try {
+    file = readdirSync(path.join(distDir, 'assets')).find((name) => FULL_FACE.test(name));
+  } catch {
+    return '';
+  }
+  if (!file) return '';
+  return (
+    `@font-face{font-family:'Noto Sans Ethiopic';font-style:normal;font-weight:400;font-display:swap;` +
+    `src:local('Noto Sans Ethiopic'),local('NotoSansEthiopic-Regular'),url('/assets/${file}') format('woff2');unicode-range:${ETHIOPIC_RANGE}}`
+  );
+}
+
 const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}main{max-width:40rem;margin:0 auto;padding:1rem}' +
+  "body{font:16px/1.5 'Noto Sans Ethiopic',system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}main{max-width:40rem;margin:0 auto;padding:1rem}" +
   'h1{font-size:1.5rem}h2{font-size:1.1rem;margin:1.2rem 0 .3rem}label{display:block;font-weight:600;margin-top:1rem}' +
   'input[type=text],input[type=date],select,textarea{box-sizing:border-box;width:100%;font:inherit;padding:.5rem;border:1px solid #555;border-radius:4px}' +
   'textarea{min-height:9rem}.hint{font-weight:400;color:#444;font-size:.9rem}.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.5rem}' +
@@ -31,11 +58,15 @@ const STYLE =
   'progress{width:100%;margin-top:.8rem}code{word-break:break-all}.msg{border-left:3px solid #0b4f8a;padding:.3rem .7rem;margin:.6rem 0}a{color:#0b4f8a}' +
   '.grid{display:grid;gap:0 1rem}@media(min-width:40rem){.grid{grid-template-columns:1fr 1fr 1fr}}';
 
+/** The pages' style with the build's Ethiopic face, looked up once. */
+let faceOfBuild: string | undefined;
+const styleOfBuild = () => (faceOfBuild ??= ethiopicFaceRule(WEB_DIST)) + STYLE;
+
 function shell(lang: PageLanguage, title: string, body: string, path: string, script = false): string {
   const other = lang === 'am' ? path : `${path}?lang=am`;
   return (
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${esc(title)}</title><style>${STYLE}</style></head>` +
+    `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${esc(title)}</title><style>${styleOfBuild()}</style></head>` +
     `<body><main><p><a href="/">←</a> · <a href="${lang === 'am' ? path : other}" hreflang="${lang === 'am' ? 'en' : 'am'}">${PAGE_TEXT[lang].language}</a></p>${body}</main>` +
     (script ? `<script src="${SCRIPT_PATH}" defer></script>` : '') +
     `</body></html>`
