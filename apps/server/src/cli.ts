@@ -14,6 +14,7 @@ import { verifyCaptureCommand } from './modules/captures/cli';
 import { packageCommand, verifyPackageCommand } from './modules/evidence-package/cli';
 import { mirrorCommand, verifyMirrorCommand } from './modules/mirror/cli';
 import { intakeKeyCommand } from './modules/testimony/cli';
+import { staffPasswordProblem } from './modules/users/password-policy';
 
 /**
  * Command line: `npm run admin -- <command> ...` with the same DATA_DIR / DATABASE_URL as the server.
@@ -69,13 +70,15 @@ export const commands: Record<string, Command> = {
       }
       let password = given;
       try {
-        password ??= await readSecret(`Password for ${email} (at least 10 characters, not shown): `);
+        password ??= await readSecret(`Password for ${email} (at least 10 characters, hard to guess, not shown): `);
       } catch {
         console.error('create-super: cancelled; nothing was changed');
         return 130;
       }
-      if (password.length < 10) {
-        console.error('create-super: the password must be at least 10 characters');
+      // A super can do everything: its password is held to the staff rules, as a promotion in the site holds it.
+      const problem = staffPasswordProblem(password, [email]);
+      if (problem) {
+        console.error(`create-super: ${problem}; nothing was changed`);
         return 2;
       }
       return [email, password];
