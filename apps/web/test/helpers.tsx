@@ -27,7 +27,7 @@ export const callsTo = (fetchMock: ReturnType<typeof mockFetch>, method: string,
 const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 
 /** Signs in as a test account (a token the app can read; the fake API does not check it). */
-export function signIn(id: string, role: 'contributor' | 'admin' | 'super') {
+export function signIn(id: string, role: 'pending' | 'contributor' | 'admin' | 'super') {
   session.signIn(`${b64({ alg: 'HS256' })}.${b64({ id, role, name: 'Test Account', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`);
 }
 

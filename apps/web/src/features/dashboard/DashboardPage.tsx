@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
-import { PICKER_CATEGORIES, type CategoryDef } from '@app/shared';
+import { can, paths, PICKER_CATEGORIES, type CategoryDef } from '@app/shared';
 import { PageTitle } from '../../components/PageTitle';
+import { useSession } from '../../lib/session';
 import './dashboard.css';
 
 /**
@@ -16,6 +17,7 @@ export default function DashboardPage({ renderAddForm }: { renderAddForm: (categ
   const [params, setParams] = useSearchParams();
   const chosen = PICKER_CATEGORIES.find((c) => c.slug === params.get('category')) ?? null;
   const choose = (slug: string) => setParams(slug ? { category: slug } : {});
+  const mayImport = can.create(useSession());
 
   return (
     <section className="dashboard">
@@ -36,7 +38,13 @@ export default function DashboardPage({ renderAddForm }: { renderAddForm: (categ
           ))}
         </select>
       </div>
-      {chosen ? <div key={chosen.slug}>{renderAddForm(chosen)}</div> : null}
+      {chosen ? (
+        <div key={chosen.slug}>{renderAddForm(chosen)}</div>
+      ) : mayImport ? (
+        <p className="dashboard-import">
+          {t('editor.importHint')} <Link to={paths.imports}>{t('editor.importLink')}</Link>
+        </p>
+      ) : null}
     </section>
   );
 }
