@@ -89,6 +89,33 @@ test.describe.serial('testimony', () => {
     await expect(page.getByText('Sample question from the reviewer')).toBeVisible();
   });
 
+  test('a reviewer makes a record from it: the add form starts with the witness withheld, and the testimony is marked used', async ({ page }) => {
+    await useToken(page, admin.token);
+    await page.goto('/admin/testimonies');
+    const item = page.getByTestId('testimony-item').filter({ hasText: 'Unverified' }).first();
+    await item.getByRole('button').first().click();
+    await expect(page.getByTestId('testimony-statement')).toContainText('E2E-MARKER-NOJS');
+    await page.getByLabel('Category of the record').selectOption('victims');
+    await page.getByRole('button', { name: 'Create a record from this' }).click();
+    await expect(page).toHaveURL(/\/dashboard\?category=victims&fromTestimony=1$/);
+    await page.getByLabel('Title', { exact: true }).fill('Sample victim from a test testimony');
+    await page.getByLabel('Full name', { exact: true }).fill('Sample Person Testimony');
+    await page.getByLabel('Description', { exact: true }).fill('Test data, not a real person.');
+    const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1.0.0/victims'));
+    const used = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/testimonies\/[^/]+\/status$/.test(r.url()));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const record = (await (await created).json()) as { _id: string; sources: { kind: string; withheld?: boolean; note?: string }[] };
+    expect(record.sources).toEqual([expect.objectContaining({ kind: 'witness', withheld: true, note: expect.stringContaining('E2E-MARKER-NOJS') })]);
+    expect((await used).status()).toBe(200);
+    await expect(page).toHaveURL(/\/victims$/);
+    // The witness's words are not what the public reads of the record.
+    const anonymous = await page.request.get(`/api/v1.0.0/victims/${record._id}`);
+    expect(await anonymous.text()).not.toContain('E2E-MARKER-NOJS');
+    await page.goto('/admin/testimonies');
+    await page.getByLabel('Show').selectOption('used');
+    await expect(page.getByTestId('testimony-item').filter({ hasText: 'Used in a record' }).first()).toBeVisible();
+  });
+
   test('without JavaScript: the witness reads the question with the receipt and answers', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -4,7 +4,7 @@ import { useCreateRecord } from './mutations';
 import { RecordForm } from './RecordForm';
 
 /** The add form of one category; a video upload asks for confirmation first and shows its progress. */
-export function AddRecordForm({ category, onCreated, draft }: { category: CategoryDef; onCreated: () => void; /** Starting values (a testimony's). */ draft?: Partial<RecordDto> }) {
+export function AddRecordForm({ category, onCreated, draft }: { category: CategoryDef; onCreated: (record: RecordDto) => void; /** Starting values (a testimony's). */ draft?: Partial<RecordDto> }) {
   const { t } = useTranslation();
   const create = useCreateRecord(category);
   return (
@@ -16,7 +16,7 @@ export function AddRecordForm({ category, onCreated, draft }: { category: Catego
         submitLabel={t('common.submit')}
         confirmText={category.media === 'video' ? t('editor.confirmVideo') : undefined}
         save={(form, onProgress) => create.mutateAsync({ form, onProgress })}
-        onSaved={onCreated}
+        onSaved={(saved) => onCreated(saved as RecordDto)}
       />
     </div>
   );

@@ -23,8 +23,8 @@ interface RecordFormProps {
   confirmText?: string;
   /** Sends the body; rejects with ApiError on failure. */
   save: (body: FormData, onProgress: (percent: number) => void) => Promise<unknown>;
-  /** Called after a successful save (navigation lives with the page). */
-  onSaved: () => void;
+  /** Called after a successful save with what the server answered (navigation lives with the page). */
+  onSaved: (saved: unknown) => void;
 }
 
 /** How long a finished upload stays on screen at 100% before the page moves on. */
@@ -68,13 +68,13 @@ export function RecordForm({ category, record, draft, submitLabel, confirmText, 
     setPending(true);
     setProgress(hasFiles ? 0 : null);
     try {
-      await save(body, setProgress);
+      const saved = await save(body, setProgress);
       if (hasFiles) {
         setProgress(100);
         await new Promise((resolve) => setTimeout(resolve, UPLOAD_DONE_PAUSE_MS));
       }
       setPending(false);
-      onSaved();
+      onSaved(saved);
     } catch (err) {
       setPending(false);
       setProgress(null);

@@ -112,7 +112,7 @@ function Detail({ id }: { id: string }) {
   ];
   const makeRecord = () => {
     const def = PICKER_CATEGORIES.find((c) => c.slug === category)!;
-    storeDraft(recordDraft(def, data));
+    storeDraft({ draft: recordDraft(def, data), testimonyId: id });
     void navigate(`${paths.dashboard}?category=${def.slug}&fromTestimony=1`);
   };
   return (
