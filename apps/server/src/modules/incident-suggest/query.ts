@@ -23,8 +23,12 @@ export function suggestConditions(q: string, visibility: Visibility): SQL[] | nu
   const prefixes = words.map((word) => `'${word}':*AB`).join(' & ');
   const either: SQL[] = [];
   // The parser reads a word by its context: typed alone, "85e4af" is the number 85e4 then "af", while the record's
-  // "ACCESS-85E4AFNG" holds "85e4afng". The words as typed (a plain cast, no parser) are matched as well as its reading.
-  if (words.length) either.push(sql`${searchColumns.vector} @@ (to_tsquery('simple', ${prefixes}) || ${prefixes}::tsquery)`);
+  // "ACCESS-85E4AFNG" holds "85e4afng". Such words mix digits and letters; for them the words as typed (a plain cast,
+  // no parser) are matched as well as its reading. Others read alike both ways, and the second look-up would only
+  // double the index work (2.6 -> 3.8 ms on 200k vectors).
+  const parserMaySplit = words.some((word) => /\p{N}/u.test(word) && /\p{L}/u.test(word));
+  const query = parserMaySplit ? sql`(to_tsquery('simple', ${prefixes}) || ${prefixes}::tsquery)` : sql`to_tsquery('simple', ${prefixes})`;
+  if (words.length) either.push(sql`${searchColumns.vector} @@ ${query}`);
   // The parser splits a case number unlike the typed text ("QZ-4711" holds "-4711"): its start is matched as typed too.
   either.push(sql`lower(${records.caseNum}) like ${`${escapeLike(text.toLowerCase())}%`}`);
   if (period) {
